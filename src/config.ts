@@ -1,0 +1,197 @@
+/**
+ * The one typed configuration module. Nothing else reads `process.env`.
+ * Every setting is declared once in SETTINGS (name, meaning, default, unit); docs/configuration.md
+ * lists the same table and a test keeps the two in step.
+ */
+
+export interface Setting {
+  name: string;
+  meaning: string;
+  /** Default as written in the docs; '' means unset. */
+  default: string;
+  unit: string;
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { name: 'PORT', meaning: 'TCP port the HTTP server listens on', default: '8080', unit: 'port' },
+  { name: 'HOST', meaning: 'Address the HTTP server binds to', default: '0.0.0.0', unit: 'address' },
+  {
+    name: 'PUBLIC_BASE_URL',
+    meaning: 'Base URL printed for humans (swagger address, demo output); derived from HOST and PORT when unset',
+    default: '',
+    unit: 'URL',
+  },
+  {
+    name: 'DATABASE_URL',
+    meaning: 'PostgreSQL connection string; when unset an embedded PostgreSQL runs under DATA_DIR',
+    default: '',
+    unit: 'URL',
+  },
+  { name: 'DATABASE_POOL_MAX', meaning: 'Maximum PostgreSQL connections per process', default: '10', unit: 'connections' },
+  {
+    name: 'DATABASE_SCHEMA',
+    meaning: 'PostgreSQL schema holding the tables (tests use one per file)',
+    default: 'public',
+    unit: 'identifier',
+  },
+  {
+    name: 'DATA_DIR',
+    meaning: 'Directory of the embedded default: PostgreSQL data, generated encryption key and admin token',
+    default: './data',
+    unit: 'path',
+  },
+  { name: 'EMBEDDED_PG_PORT', meaning: 'Port of the embedded PostgreSQL (loopback only)', default: '54329', unit: 'port' },
+  {
+    name: 'REDIS_URL',
+    meaning: 'Redis connection string; when unset rate limits and the event transport run in-process (single process only)',
+    default: '',
+    unit: 'URL',
+  },
+  { name: 'REDIS_KEY_PREFIX', meaning: 'Prefix of every Redis key this service writes', default: 'mapintel:', unit: 'string' },
+  {
+    name: 'SERVICE_ADMIN_TOKEN',
+    meaning: 'Bearer token of the /api/admin surface; with the embedded default one is generated and kept under DATA_DIR',
+    default: '',
+    unit: 'secret',
+  },
+  {
+    name: 'SERVICE_ENCRYPTION_KEY',
+    meaning: 'Key encrypting ACL keys and webhook secrets at rest: 32 bytes, base64; with the embedded default one is generated and kept under DATA_DIR',
+    default: '',
+    unit: 'base64',
+  },
+  {
+    name: 'SERVICE_CHARACTER_API_DISABLED',
+    meaning: 'Switches GET /api/characters off (403 character_api_disabled)',
+    default: 'false',
+    unit: 'boolean',
+  },
+  { name: 'SERVICE_SSE_ENABLED', meaning: 'Enables the event stream endpoint', default: 'false', unit: 'boolean' },
+  { name: 'SERVICE_WEBHOOKS_ENABLED', meaning: 'Enables webhook management and delivery', default: 'false', unit: 'boolean' },
+  {
+    name: 'SERVICE_RATE_LIMIT_PER_MINUTE',
+    meaning: 'API requests allowed per API key (or per client address without a key) per minute',
+    default: '100',
+    unit: 'requests/minute',
+  },
+  {
+    name: 'SERVICE_TRUSTED_PROXIES',
+    meaning: 'Comma-separated proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address',
+    default: '',
+    unit: 'list',
+  },
+  { name: 'SERVICE_MAX_BODY_BYTES', meaning: 'Largest accepted request body; larger bodies get 413', default: '1048576', unit: 'bytes' },
+  {
+    name: 'SERVICE_SHUTDOWN_TIMEOUT_MS',
+    meaning: 'How long SIGTERM waits for in-flight requests before closing connections',
+    default: '10000',
+    unit: 'milliseconds',
+  },
+  { name: 'LOG_LEVEL', meaning: 'pino log level (fatal, error, warn, info, debug, trace, silent)', default: 'info', unit: 'level' },
+] as const;
+
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  databaseSchema: string;
+  dataDir: string;
+  embeddedPgPort: number;
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  adminToken: string | undefined;
+  encryptionKey: string | undefined;
+  characterApiDisabled: boolean;
+  sseEnabled: boolean;
+  webhooksEnabled: boolean;
+  rateLimitPerMinute: number;
+  trustedProxies: string[];
+  maxBodyBytes: number;
+  shutdownTimeoutMs: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads the environment once; throws ConfigError listing every problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const problems: string[] = [];
+  const raw = (name: string): string => {
+    const setting = SETTINGS.find((s) => s.name === name);
+    if (!setting) throw new Error(`undeclared setting ${name}`);
+    const value = env[name];
+    return value === undefined || value === '' ? setting.default : value.trim();
+  };
+  const int = (name: string, min: number, max: number): number => {
+    const text = raw(name);
+    const n = Number(text);
+    if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${text}")`);
+      return min;
+    }
+    return n;
+  };
+  const bool = (name: string): boolean => {
+    const text = raw(name).toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(text)) return true;
+    if (['false', '0', 'no', 'off'].includes(text)) return false;
+    problems.push(`${name} must be true or false (got "${text}")`);
+    return false;
+  };
+  const optional = (name: string): string | undefined => raw(name) || undefined;
+
+  const port = int('PORT', 0, 65535);
+  const host = raw('HOST');
+  const databaseUrl = optional('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const redisUrl = optional('REDIS_URL');
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
+  const schema = raw('DATABASE_SCHEMA');
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) problems.push('DATABASE_SCHEMA must be a lower-case SQL identifier');
+  const encryptionKey = optional('SERVICE_ENCRYPTION_KEY');
+  if (encryptionKey && Buffer.from(encryptionKey, 'base64').length !== 32) {
+    problems.push('SERVICE_ENCRYPTION_KEY must be 32 bytes encoded as base64');
+  }
+  const adminToken = optional('SERVICE_ADMIN_TOKEN');
+  if (adminToken && adminToken.length < 16) problems.push('SERVICE_ADMIN_TOKEN must be at least 16 characters');
+  const logLevel = raw('LOG_LEVEL');
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const config: Config = {
+    port,
+    host,
+    publicBaseUrl: optional('PUBLIC_BASE_URL') ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`,
+    databaseUrl,
+    databasePoolMax: int('DATABASE_POOL_MAX', 1, 1000),
+    databaseSchema: schema,
+    dataDir: raw('DATA_DIR'),
+    embeddedPgPort: int('EMBEDDED_PG_PORT', 1, 65535),
+    redisUrl,
+    redisKeyPrefix: raw('REDIS_KEY_PREFIX'),
+    adminToken,
+    encryptionKey,
+    characterApiDisabled: bool('SERVICE_CHARACTER_API_DISABLED'),
+    sseEnabled: bool('SERVICE_SSE_ENABLED'),
+    webhooksEnabled: bool('SERVICE_WEBHOOKS_ENABLED'),
+    rateLimitPerMinute: int('SERVICE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000),
+    trustedProxies: raw('SERVICE_TRUSTED_PROXIES')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    maxBodyBytes: int('SERVICE_MAX_BODY_BYTES', 1024, 100 * 1024 * 1024),
+    shutdownTimeoutMs: int('SERVICE_SHUTDOWN_TIMEOUT_MS', 0, 600_000),
+    logLevel,
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

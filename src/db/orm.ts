@@ -1,0 +1,61 @@
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import pg from 'pg';
+import { ALL_ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export type Orm = MikroORM;
+
+export interface OrmSettings {
+  databaseUrl: string;
+  schema: string;
+  poolMax: number;
+  debug?: boolean;
+}
+
+
+export function ormOptions(s: OrmSettings): Options {
+  return {
+    clientUrl: s.databaseUrl,
+    // search_path per connection keeps every query and migration unqualified (tests use one schema each).
+    ...(s.schema === 'public' ? {} : { driverOptions: { options: `-c search_path=${s.schema},public` } }),
+    entities: ALL_ENTITIES,
+    extensions: [Migrator],
+    pool: { min: 0, max: s.poolMax, idleTimeoutMillis: 30_000 },
+    debug: s.debug ?? false,
+    // Connection failures surface as errors per request (503), not at start-up.
+    connect: true,
+    ensureDatabase: false,
+    allowGlobalContext: false,
+    migrations: {
+      migrationsList: MIGRATIONS,
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+  };
+}
+
+/** Creates the schema when it is not `public` (tests isolate by schema). */
+export async function ensureSchema(databaseUrl: string, schema: string): Promise<void> {
+  if (schema === 'public') return;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function initOrm(s: OrmSettings): Promise<Orm> {
+  await ensureSchema(s.databaseUrl, s.schema);
+  return MikroORM.init(ormOptions(s));
+}
+
+export async function migrate(orm: Orm): Promise<string[]> {
+  const done = await orm.migrator.up();
+  return done.map((m) => m.name);
+}

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, type TestDb } from '../support/db.js';
+
+describe('migrations', () => {
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await createTestDb('mig');
+  });
+  afterAll(async () => db?.close());
+
+  it('creates every table of the data model in the test schema', async () => {
+    const rows = await db.orm.em.getConnection().execute<{ table_name: string }[]>(
+      `select table_name from information_schema.tables where table_schema = ? order by table_name`,
+      [db.schema],
+    );
+    expect(rows.map((r) => r.table_name)).toEqual([
+      'acl_members',
+      'acls',
+      'character_activity',
+      'characters',
+      'map_acls',
+      'map_api_keys',
+      'map_characters',
+      'map_connections',
+      'map_events',
+      'map_kills',
+      'map_signatures',
+      'map_structures',
+      'map_systems',
+      'maps',
+      'mikro_orm_migrations',
+      'solar_systems',
+      'users',
+      'webhook_subscriptions',
+    ]);
+  });
+
+  it('is idempotent: a second run applies nothing', async () => {
+    const { migrate } = await import('../../src/db/orm.js');
+    expect(await migrate(db.orm)).toEqual([]);
+  });
+});

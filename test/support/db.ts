@@ -1,0 +1,38 @@
+/**
+ * Test database: the machine's real PostgreSQL, one schema per test file, migrated, dropped after.
+ */
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { initOrm, migrate, type Orm } from '../../src/db/orm.js';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface TestDb {
+  orm: Orm;
+  schema: string;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+}
+
+export async function createTestDb(prefix = 't'): Promise<TestDb> {
+  const schema = uniqueName(prefix).toLowerCase();
+  const orm = await initOrm({ databaseUrl: TEST_DATABASE_URL, schema, poolMax: 5 });
+  await migrate(orm);
+  return {
+    orm,
+    schema,
+    databaseUrl: TEST_DATABASE_URL,
+    async close() {
+      await orm.close(true);
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    },
+  };
+}
