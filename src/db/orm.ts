@@ -23,8 +23,6 @@ export function ormOptions(s: OrmSettings): Options {
     extensions: [Migrator],
     pool: { min: 0, max: s.poolMax, idleTimeoutMillis: 30_000 },
     debug: s.debug ?? false,
-    // Connection failures surface as errors per request (503), not at start-up.
-    connect: true,
     ensureDatabase: false,
     allowGlobalContext: false,
     migrations: {

@@ -1,0 +1,53 @@
+# Thin wrappers over npm scripts. Every target runs on Node >= 22.17 (the project targets Node 24 LTS):
+# when the system Node is older, Node 24 is provisioned from the npm registry into .node/ (git-ignored).
+SHELL := /bin/bash
+NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.stdout.write(a>22||(a===22&&b>=17)?"yes":"no")' 2>/dev/null)
+ifneq ($(NODE_OK),yes)
+export PATH := $(CURDIR)/.node/node_modules/.bin:$(PATH)
+NODE_DEP := .node/node_modules/.bin/node
+endif
+NPM := npm --no-audit --no-fund --loglevel=error
+
+.PHONY: help node install build run serve test typecheck tsoa migrate sde-import bench-api clean
+help: ## list targets
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+.node/node_modules/.bin/node:
+	@echo "provisioning Node 24 into .node/ (system node is $$(node --version 2>/dev/null || echo missing))"
+	@mkdir -p .node && $(NPM) install --prefix .node node@24 >/dev/null
+	@.node/node_modules/.bin/node --version
+
+node: $(NODE_DEP) ## provision Node 24 when the system Node is too old
+
+node_modules/.stamp: package.json package-lock.json $(NODE_DEP)
+	$(NPM) ci
+	@touch $@
+
+install: node_modules/.stamp ## install dependencies (npm ci)
+
+build: install ## generate routes/OpenAPI (tsoa) and compile to dist/
+	npm run --silent build
+
+run: build ## embedded default: migrate, import static data, seed the demo map, print keys, serve
+	node dist/cli.js demo
+
+serve: build ## serve with the current environment (see docs/configuration.md)
+	node dist/cli.js serve
+
+migrate: build ## apply database migrations
+	node dist/cli.js migrate
+
+sde-import: build ## import static data: make sde-import FROM=dir|url
+	node dist/cli.js sde import $(if $(FROM),--from $(FROM))
+
+typecheck: install ## type-check without emitting
+	npm run --silent typecheck
+
+test: build ## run every test tier against the machine's PostgreSQL and Redis
+	node scripts/run-tests.mjs
+
+bench-api: build ## REST read benchmark against a bare node:http + pg baseline
+	node scripts/bench-api.mjs
+
+clean: ## remove build output (keeps data/)
+	rm -rf dist node_modules/.vitest-cache .test-results

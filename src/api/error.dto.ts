@@ -1,0 +1,15 @@
+/** One field-level validation problem. */
+export interface ErrorDetailDto {
+  field: string;
+  message: string;
+}
+
+/** Every error response (decisions §1). */
+export interface ErrorResponse {
+  /** Human-readable message. */
+  error: string;
+  /** Stable snake_case code, e.g. `map_identifier_required`, `validation_failed`, `rate_limited`. */
+  code: string;
+  /** Present for validation failures. */
+  details?: ErrorDetailDto[];
+}

@@ -1,0 +1,184 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { randomUUID } from 'node:crypto';
+import swaggerUi from 'swagger-ui-express';
+import { ValidateError } from '@tsoa/runtime';
+import { RegisterRoutes } from './api/generated/routes.js';
+import { openapiSpec } from './api/openapi.js';
+import type { AppDeps } from './api/deps.js';
+import { AppError, errorBody, toAppError, ValidationError, type ErrorDetail } from './errors.js';
+import { redactUrl } from './log.js';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** PostgreSQL rejects NUL in text; lone surrogates are not valid Unicode. Both are refused up front. */
+// eslint-disable-next-line no-control-regex
+const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function findBadText(value: unknown, path: string, depth = 0): string | undefined {
+  if (depth > 32) return path || 'body';
+  if (typeof value === 'string') return BAD_TEXT.test(value) ? path || 'value' : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findBadText(value[i], `${path}[${i}]`, depth + 1);
+      if (found) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (BAD_TEXT.test(k)) return `${path}${path ? '.' : ''}${k}`;
+      const found = findBadText(v, `${path}${path ? '.' : ''}${k}`, depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function tsoaDetails(err: ValidateError): ErrorDetail[] {
+  return Object.entries(err.fields).map(([field, f]) => ({
+    field: field.replace(/^(body|requestBody)\.?/, '') || 'body',
+    message: f.message,
+  }));
+}
+
+interface RouteInfo {
+  match: (path: string) => boolean;
+  methods: string[];
+}
+
+/** Known routes, to answer 405 with `Allow` for a known path with another method. */
+function routeTable(router: Router): RouteInfo[] {
+  const table: RouteInfo[] = [];
+  for (const layer of (router as unknown as { stack: { route?: { methods: Record<string, boolean> }; match: (p: string) => boolean }[] }).stack) {
+    if (!layer.route) continue;
+    const methods = Object.keys(layer.route.methods)
+      .filter((m) => m !== '_all')
+      .map((m) => m.toUpperCase());
+    table.push({ match: (p) => layer.match(p), methods });
+  }
+  return table;
+}
+
+/** Builds the express app; never listens (main.ts does). */
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.locals.deps = deps;
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustedProxies.length ? deps.config.trustedProxies : false);
+  app.set('etag', false);
+
+  // Request id, access log and metrics.
+  app.use((req, res, next) => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    res.setHeader('x-request-id', id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (res.locals.route as string | undefined) ?? (req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched');
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      deps.metrics.httpRequests.inc(labels);
+      deps.metrics.httpDuration.observe(labels, seconds);
+      const level = res.statusCode >= 500 ? 'error' : 'info';
+      if (req.path !== '/healthz' && req.path !== '/readyz' && req.path !== '/metrics') {
+        deps.log[level](
+          { requestId: id, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, durationMs: Math.round(seconds * 1000) },
+          'request',
+        );
+      }
+    });
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.locals.route = '/healthz';
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    res.locals.route = '/readyz';
+    const checks = await deps.checkReady().catch(() => ({ database: false, redis: false }));
+    const ready = checks.database && checks.redis !== false;
+    res.status(ready ? 200 : 503).json({ ready, checks });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.locals.route = '/metrics';
+    res.setHeader('content-type', deps.metrics.registry.contentType);
+    res.send(await deps.metrics.registry.metrics());
+  });
+
+  app.get('/api/openapi.json', (_req, res) => {
+    res.locals.route = '/api/openapi.json';
+    res.json(openapiSpec());
+  });
+  app.use(
+    '/swaggerui',
+    (_req: Request, res: Response, next: NextFunction) => {
+      res.locals.route = '/swaggerui';
+      next();
+    },
+    swaggerUi.serve,
+    swaggerUi.setup(undefined, {
+      customSiteTitle: 'mapintel API explorer',
+      swaggerOptions: { url: '/api/openapi.json', persistAuthorization: true, displayRequestDuration: true },
+    }),
+  );
+
+  app.use('/api', deps.rateLimiter.middleware);
+
+  // Writes must be JSON; GET/DELETE without a body may carry any content type (clients send one).
+  app.use((req, _res, next) => {
+    if ((BODY_METHODS.has(req.method) || hasBody(req)) && hasBody(req) && !req.is('application/json')) {
+      next(new AppError(415, 'unsupported_media_type', 'Request body must be application/json'));
+      return;
+    }
+    next();
+  });
+  app.use(express.json({ limit: deps.config.maxBodyBytes, strict: true, type: 'application/json' }));
+  app.use((req, _res, next) => {
+    const bad = findBadText(req.body, '') ?? findBadText(req.query, '');
+    if (bad) {
+      next(new ValidationError([{ field: bad, message: 'contains a NUL character or invalid Unicode' }]));
+      return;
+    }
+    next();
+  });
+
+  const router = express.Router();
+  RegisterRoutes(router);
+  app.use(router);
+  const routes = routeTable(router);
+
+  app.use((req, res, next) => {
+    const allowed = [...new Set(routes.filter((r) => r.match(req.path)).flatMap((r) => r.methods))];
+    if (allowed.length) {
+      res.setHeader('Allow', allowed.join(', '));
+      next(new AppError(405, 'method_not_allowed', `Method ${req.method} is not allowed on this path`));
+      return;
+    }
+    next(new AppError(404, 'not_found', 'Not found'));
+  });
+
+  // The one error middleware: AppError → its JSON; tsoa validation → 400; infrastructure → 4xx/503; else 500.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    let appErr: AppError | undefined;
+    if (err instanceof ValidateError) appErr = new ValidationError(tsoaDetails(err));
+    else appErr = toAppError(err);
+    if (!appErr) {
+      deps.log.error({ err, method: req.method, url: redactUrl(req.originalUrl) }, 'unhandled error');
+      appErr = new AppError(500, 'internal_error', 'Internal server error');
+    } else if (appErr.status === 503) {
+      deps.log.warn({ err: { message: (err as Error)?.message }, url: redactUrl(req.originalUrl) }, 'dependency unavailable');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
+    res.status(appErr.status).json(errorBody(appErr));
+  });
+
+  return app;
+}

@@ -1,0 +1,215 @@
+#!/usr/bin/env node
+import { Command, Option } from 'commander';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { compose, type Platform } from './compose.js';
+import { handleSignals, startServer } from './main.js';
+import { migrate } from './db/orm.js';
+import { importStaticData } from './static-data/sde-importer.js';
+import { seedDemo } from './demo.js';
+import { createLogger } from './log.js';
+
+/** Where `sde import` and `demo` read static data from when --from is not given. */
+function defaultSdeSource(): string {
+  const local = path.resolve(process.cwd(), '../shared/data/eve-static');
+  return existsSync(local) ? local : 'https://wanderer-industries.github.io/wanderer-assets/sde-files';
+}
+
+function config(): Config {
+  return loadConfig();
+}
+
+/** Runs `fn` on a composed platform (migrated), then closes it. */
+async function withPlatform<T>(fn: (p: Platform) => Promise<T>, logLevel?: string): Promise<T> {
+  const cfg = config();
+  const platform = await compose(cfg, { migrate: true, logger: createLogger(logLevel ?? (cfg.logLevel === 'info' ? 'warn' : cfg.logLevel)) });
+  try {
+    return await fn(platform);
+  } finally {
+    await platform.close();
+  }
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+const program = new Command();
+program
+  .name('mapintel')
+  .description('Map Intelligence Service: REST API, static data, administration.\nSettings come from the environment: see docs/configuration.md.')
+  .showHelpAfterError();
+
+program
+  .command('serve')
+  .description('run the HTTP API (migrates first); without DATABASE_URL an embedded PostgreSQL runs under DATA_DIR')
+  .option('--roles <roles>', 'roles to run in this process (only "api" exists so far)', 'api')
+  .action(async (opts: { roles: string }) => {
+    const unknown = opts.roles.split(',').filter((r) => r.trim() && r.trim() !== 'api');
+    if (unknown.length) throw new Error(`unknown role(s): ${unknown.join(', ')}; available: api`);
+    const server = await startServer(config());
+    handleSignals(server);
+  });
+
+program
+  .command('migrate')
+  .description('apply pending database migrations and exit')
+  .action(async () => {
+    await withPlatform(async (p) => {
+      const applied = await migrate(p.orm);
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+    });
+  });
+
+const sde = program.command('sde').description('static solar system data');
+sde
+  .command('import')
+  .description('import static data from a folder (sde/ and wormholes/) or the public base URL, idempotently, in one transaction')
+  .addOption(new Option('--from <dir|url>', 'folder or URL of the static data').default(undefined, '../shared/data/eve-static if present, else the public URL'))
+  .action(async (opts: { from?: string }) => {
+    const from = opts.from ?? defaultSdeSource();
+    await withPlatform(async (p) => {
+      const result = await importStaticData(p.orm, from, { progress: (m) => process.stderr.write(`${m}\n`) });
+      print(result);
+    });
+  });
+
+const admin = program.command('admin').description('operator bootstrap: users, characters, maps, map keys, tracking (same rules as /api/admin)');
+admin
+  .command('create-user')
+  .description('create a user')
+  .requiredOption('--name <name>', 'display name')
+  .action(async (o: { name: string }) => withPlatform(async (p) => print(await p.admin.createUser(p.orm.em.fork(), o.name))));
+admin
+  .command('list-users')
+  .description('list users with their characters')
+  .action(async () => withPlatform(async (p) => print(await p.admin.listUsers(p.orm.em.fork()))));
+admin
+  .command('upsert-character')
+  .description('create or update a character by eve_id')
+  .requiredOption('--eve-id <id>', 'external character id')
+  .requiredOption('--name <name>', 'character name')
+  .requiredOption('--corporation-id <id>', 'corporation id')
+  .requiredOption('--corporation-ticker <ticker>', 'corporation ticker')
+  .option('--alliance-id <id>', 'alliance id')
+  .option('--alliance-ticker <ticker>', 'alliance ticker')
+  .option('--user-id <uuid>', 'owning user id')
+  .action(async (o: Record<string, string | undefined>) =>
+    withPlatform(async (p) =>
+      print(
+        await p.admin.upsertCharacter(p.orm.em.fork(), {
+          eve_id: o.eveId!,
+          name: o.name!,
+          corporation_id: o.corporationId!,
+          corporation_ticker: o.corporationTicker!,
+          alliance_id: o.allianceId ?? null,
+          alliance_ticker: o.allianceTicker ?? null,
+          ...(o.userId ? { user_id: o.userId } : {}),
+        }),
+      ),
+    ),
+  );
+admin
+  .command('set-main-character')
+  .description("set a user's main character (one of the user's characters)")
+  .requiredOption('--user-id <uuid>', 'user id')
+  .requiredOption('--eve-id <id>', 'character eve_id')
+  .action(async (o: { userId: string; eveId: string }) => withPlatform(async (p) => print(await p.admin.setMainCharacter(p.orm.em.fork(), o.userId, o.eveId))));
+admin
+  .command('create-map')
+  .description('create a map; prints its first API key (shown once)')
+  .requiredOption('--slug <slug>', 'unique slug (a-z, 0-9, -)')
+  .requiredOption('--name <name>', 'map name')
+  .requiredOption('--owner-eve-id <id>', 'owner character eve_id')
+  .option('--description <text>', 'description')
+  .action(async (o: { slug: string; name: string; ownerEveId: string; description?: string }) =>
+    withPlatform(async (p) =>
+      print(await p.admin.createMap(p.orm.em.fork(), { slug: o.slug, name: o.name, owner_eve_id: o.ownerEveId, description: o.description ?? null })),
+    ),
+  );
+admin
+  .command('list-maps')
+  .description('list maps')
+  .action(async () => withPlatform(async (p) => print(await p.admin.listMaps(p.orm.em.fork()))));
+admin
+  .command('issue-key')
+  .description('issue another API key for a map, bound to a character (shown once)')
+  .requiredOption('--map <id|slug>', 'map')
+  .requiredOption('--character-eve-id <id>', 'character the key is bound to')
+  .option('--name <name>', 'label of the key')
+  .action(async (o: { map: string; characterEveId: string; name?: string }) =>
+    withPlatform(async (p) => print(await p.admin.issueKey(p.orm.em.fork(), o.map, { character_eve_id: o.characterEveId, name: o.name ?? null }))),
+  );
+admin
+  .command('list-keys')
+  .description("list a map's keys (never the keys themselves)")
+  .requiredOption('--map <id|slug>', 'map')
+  .action(async (o: { map: string }) => withPlatform(async (p) => print(await p.admin.listKeys(p.orm.em.fork(), o.map))));
+admin
+  .command('revoke-key')
+  .description('revoke a map key')
+  .requiredOption('--map <id|slug>', 'map')
+  .requiredOption('--key-id <uuid>', 'key id (from list-keys)')
+  .action(async (o: { map: string; keyId: string }) => withPlatform(async (p) => print(await p.admin.revokeKey(p.orm.em.fork(), o.map, o.keyId))));
+admin
+  .command('track')
+  .description('track (or --untrack) a character on a map')
+  .requiredOption('--map <id|slug>', 'map')
+  .requiredOption('--eve-id <id>', 'character eve_id')
+  .option('--untrack', 'set tracked=false')
+  .action(async (o: { map: string; eveId: string; untrack?: boolean }) =>
+    withPlatform(async (p) => print(await p.admin.setTracking(p.orm.em.fork(), o.map, o.eveId, !o.untrack))),
+  );
+
+program
+  .command('demo')
+  .description('import static data when missing, seed the demo map, print its API key, the admin token and the explorer address, and serve')
+  .option('--from <dir|url>', 'static data source when none is imported yet')
+  .option('--no-serve', 'seed and print, then exit')
+  .action(async (opts: { from?: string; serve: boolean }) => {
+    const cfg = config();
+    const platform = await compose(cfg, { migrate: true });
+    try {
+      if ((await platform.staticInfo.count()) === 0) {
+        const from = opts.from ?? defaultSdeSource();
+        process.stderr.write(`importing static data from ${from}\n`);
+        await importStaticData(platform.orm, from, { progress: (m) => process.stderr.write(`  ${m}\n`) });
+      }
+      const demo = await seedDemo(platform);
+      const base = cfg.publicBaseUrl;
+      process.stdout.write(
+        [
+          '',
+          `mapintel demo map ${demo.created ? 'created' : 'already present (new key issued)'}`,
+          `  map:            ${demo.slug} (${demo.mapId})`,
+          `  map API key:    ${demo.apiKey}`,
+          `  ACL id:         ${demo.aclId}`,
+          `  ACL API key:    ${demo.aclKey}`,
+          `  admin token:    ${platform.adminToken ?? '(SERVICE_ADMIN_TOKEN not set: admin API disabled)'}`,
+          `  API explorer:   ${base}/swaggerui`,
+          `  try:            curl -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/map/systems?slug=${demo.slug}"`,
+          '',
+        ].join('\n') + '\n',
+      );
+    } catch (err) {
+      await platform.close();
+      throw err;
+    }
+    if (!opts.serve) {
+      await platform.close();
+      return;
+    }
+    const server = await startServer(cfg, { platform });
+    handleSignals(server);
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+  const e = err as { message?: string; code?: string };
+  process.stderr.write(`error: ${e.message ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,175 @@
+import path from 'node:path';
+import { createClient, type RedisClientType } from 'redis';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './log.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { initOrm, migrate, type Orm } from './db/orm.js';
+import { readOrCreate, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { SecretBox, generateToken } from './crypto.js';
+import { TokenService } from './api/token.service.js';
+import { MapDataService } from './maps/map-data.service.js';
+import { MapContentService } from './maps/map-content.service.js';
+import { AclService } from './acls/acl.service.js';
+import { AdminService } from './admin/admin.service.js';
+import { StaticInfoService } from './static-data/static-info.service.js';
+import { createRateLimiter } from './ratelimit/rate-limiter.js';
+import type { AppDeps } from './api/deps.js';
+import { ConfigError } from './config.js';
+
+export type Redis = RedisClientType<any, any, any, any, any>;
+
+/** Everything a process runs on, built in order by compose() and closed in reverse by close(). */
+export interface Platform {
+  config: Config;
+  log: Logger;
+  metrics: Metrics;
+  orm: Orm;
+  redis: Redis | undefined;
+  databaseUrl: string;
+  /** The admin token in force (configured, or generated for the embedded default). */
+  adminToken: string | undefined;
+  box: SecretBox;
+  tokens: TokenService;
+  mapData: MapDataService;
+  mapContent: MapContentService;
+  acls: AclService;
+  admin: AdminService;
+  staticInfo: StaticInfoService;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export interface ComposeOptions {
+  logger?: Logger;
+  metrics?: Metrics;
+  /** Run pending migrations at start (serve does; tests do it themselves). */
+  migrate?: boolean;
+}
+
+/** The embedded default keeps its generated secrets under DATA_DIR; with DATABASE_URL they must be configured. */
+function secretsFor(config: Config): { encryptionKey: string; adminToken: string | undefined } {
+  if (config.databaseUrl) {
+    if (!config.encryptionKey) {
+      throw new ConfigError(['SERVICE_ENCRYPTION_KEY is required with DATABASE_URL (every replica must share it): openssl rand -base64 32']);
+    }
+    return { encryptionKey: config.encryptionKey, adminToken: config.adminToken };
+  }
+  const dir = path.resolve(config.dataDir);
+  return {
+    encryptionKey: config.encryptionKey ?? readOrCreate(path.join(dir, 'encryption.key'), () => SecretBox.generateKey()),
+    adminToken: config.adminToken ?? readOrCreate(path.join(dir, 'admin.token'), () => generateToken('adm')),
+  };
+}
+
+export async function compose(config: Config, opts: ComposeOptions = {}): Promise<Platform> {
+  const log = opts.logger ?? createLogger(config.logLevel);
+  const metrics = opts.metrics ?? createMetrics();
+  const secrets = secretsFor(config);
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    let embedded: EmbeddedDatabase | undefined;
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log.child({ component: 'embedded-postgres' }));
+      closers.push(() => embedded!.stop());
+      databaseUrl = embedded.url;
+    }
+    const orm = await initOrm({ databaseUrl, schema: config.databaseSchema, poolMax: config.databasePoolMax });
+    closers.push(() => orm.close(true));
+    if (opts.migrate) {
+      const applied = await migrate(orm);
+      if (applied.length) log.info({ applied }, 'migrations applied');
+    }
+
+    let redis: Redis | undefined;
+    if (config.redisUrl) {
+      redis = createClient({
+        url: config.redisUrl,
+        socket: { reconnectStrategy: (retries) => Math.min(retries * 200, 5000), connectTimeout: 5000 },
+        // Commands fail fast while Redis is down (→ 503) instead of queueing without bound.
+        disableOfflineQueue: true,
+      }) as Redis;
+      redis.on('error', (err: Error) => log.warn({ err: { message: err.message } }, 'redis error'));
+      await redis.connect();
+      closers.push(async () => {
+        await redis!.close().catch(() => undefined);
+      });
+    }
+
+    const box = new SecretBox(secrets.encryptionKey);
+    const emFactory = () => orm.em.fork();
+    const tokens = new TokenService(emFactory, secrets.adminToken);
+    const mapData = new MapDataService();
+    const mapContent = new MapContentService();
+    const acls = new AclService(box);
+    const admin = new AdminService(() => tokens.invalidate());
+    const staticInfo = new StaticInfoService(orm);
+    const rateLimiter = createRateLimiter({ limitPerMinute: config.rateLimitPerMinute, redis, prefix: config.redisKeyPrefix });
+
+    const pool = async () => {
+      try {
+        const native = (await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<{ totalCount: number; idleCount: number; waitingCount: number }> }).getNativeClient());
+        metrics.dbPool.set({ state: 'total' }, native.totalCount);
+        metrics.dbPool.set({ state: 'idle' }, native.idleCount);
+        metrics.dbPool.set({ state: 'waiting' }, native.waitingCount);
+      } catch {
+        // pool not created yet
+      }
+    };
+    const poolTimer = setInterval(() => void pool(), 5000);
+    poolTimer.unref();
+    closers.push(async () => clearInterval(poolTimer));
+
+    const deps: AppDeps = {
+      config,
+      log,
+      metrics,
+      em: emFactory,
+      tokens,
+      mapData,
+      acls,
+      admin,
+      staticInfo,
+      rateLimiter,
+      checkReady: async () => {
+        await pool();
+        const database = await orm.em
+          .getConnection()
+          .execute('select 1')
+          .then(() => true)
+          .catch(() => false);
+        const redisOk = redis
+          ? await redis
+              .ping()
+              .then(() => true)
+              .catch(() => false)
+          : null;
+        return { database, redis: redisOk };
+      },
+    };
+
+    return {
+      config,
+      log,
+      metrics,
+      orm,
+      redis,
+      databaseUrl,
+      adminToken: secrets.adminToken,
+      box,
+      tokens,
+      mapData,
+      mapContent,
+      acls,
+      admin,
+      staticInfo,
+      deps,
+      async close() {
+        for (const close of closers.reverse()) await close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'close failed'));
+      },
+    };
+  } catch (err) {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,169 @@
+import type { Platform } from './compose.js';
+import type { IssuedMapKeyDto } from './admin/admin.dto.js';
+
+export const DEMO_SLUG = 'demo';
+
+/** Well-known systems the demo prefers: Jita, Amarr, Thera, a few J-space systems, Tama, a null-sec system. */
+const PREFERRED = [30000142, 31000005, 30002187, 30002813, 31002238, 31000001, 31002487, 31001554, 30001372, 30004759];
+
+const CHARACTERS = [
+  { eve_id: '2117000001', name: 'Ava Scout', corporation_id: '98000001', corporation_ticker: 'MAPIN', alliance_id: '99000001', alliance_ticker: 'WHMAP' },
+  { eve_id: '2117000002', name: 'Bo Roller', corporation_id: '98000001', corporation_ticker: 'MAPIN', alliance_id: '99000001', alliance_ticker: 'WHMAP' },
+  { eve_id: '2117000003', name: 'Cy Hunter', corporation_id: '98000002', corporation_ticker: 'HUNT', alliance_id: null, alliance_ticker: null },
+];
+
+export interface DemoResult {
+  mapId: string;
+  slug: string;
+  apiKey: string;
+  aclId: string;
+  aclKey: string;
+  created: boolean;
+}
+
+/**
+ * Seeds (once) a demo map with real systems from the static data, connections, tracked characters,
+ * kills, structure timers, activity and an ACL; on later runs it leaves the map as it is and issues a
+ * fresh key (keys are shown only once).
+ */
+export async function seedDemo(platform: Platform): Promise<DemoResult> {
+  const em = platform.orm.em.fork();
+  const conn = em.getConnection();
+  const existing = await conn.execute<{ id: string }[]>('select id from maps where slug = ?', [DEMO_SLUG]);
+  if (existing[0]) {
+    const key = await platform.admin.issueKey(em, DEMO_SLUG, { character_eve_id: CHARACTERS[0]!.eve_id, name: 'demo' });
+    const acl = await conn.execute<{ id: string }[]>('select acl_id as id from map_acls where map_id = ? limit 1', [existing[0].id]);
+    const aclId = acl[0]?.id ?? '';
+    const aclKey = aclId ? (await platform.acls.get(em, aclId, aclId)).api_key : '';
+    return { mapId: existing[0].id, slug: DEMO_SLUG, apiKey: key.api_key, aclId, aclKey, created: false };
+  }
+
+  const user = await platform.admin.createUser(em, 'Demo Pilot');
+  for (const [i, c] of CHARACTERS.entries()) {
+    await platform.admin.upsertCharacter(em, { ...c, user_id: i < 2 ? user.id : null });
+  }
+  await platform.admin.setMainCharacter(em, user.id, CHARACTERS[0]!.eve_id);
+  const created = await platform.admin.createMap(em, {
+    slug: DEMO_SLUG,
+    name: 'Demo chain',
+    description: 'A wormhole chain seeded by mapintel demo',
+    owner_eve_id: CHARACTERS[0]!.eve_id,
+  });
+  const mapId = created.map.id;
+  const key: IssuedMapKeyDto = created.api_key;
+  for (const c of CHARACTERS) await platform.admin.setTracking(em, mapId, c.eve_id, true);
+
+  const preferred = await conn.execute<{ solar_system_id: number }[]>(
+    `select solar_system_id from solar_systems where solar_system_id in (${PREFERRED.map(() => '?').join(',')})`,
+    PREFERRED,
+  );
+  let ids = preferred.map((r) => r.solar_system_id);
+  if (ids.length < 6) {
+    const more = await conn.execute<{ solar_system_id: number }[]>('select solar_system_id from solar_systems order by solar_system_id limit 8');
+    ids = [...new Set([...ids, ...more.map((r) => r.solar_system_id)])];
+  }
+  if (ids.length < 2) throw new Error('no static data: run `mapintel sde import --from DIR|URL` first');
+  ids = ids.slice(0, 8);
+
+  for (const [i, sid] of ids.entries()) {
+    await platform.mapContent.addSystem(em, mapId, {
+      solarSystemId: sid,
+      positionX: 120 + (i % 4) * 220,
+      positionY: 80 + Math.floor(i / 4) * 160,
+      status: i === 0 ? 1 : i === ids.length - 1 ? 5 : 0,
+      tag: i === 0 ? 'HOME' : null,
+      labels: i === 1 ? JSON.stringify({ customLabel: 'Static', labels: ['la'] }) : null,
+      description: i === 0 ? 'Home system' : null,
+    });
+  }
+  const wormholes = ['K162', 'B274', 'E545', 'N110', 'H296', 'Q003', 'D382'];
+  for (let i = 0; i + 1 < ids.length; i++) {
+    await platform.mapContent.addConnection(em, mapId, {
+      solarSystemSource: ids[i]!,
+      solarSystemTarget: ids[i + 1]!,
+      type: 0,
+      massStatus: i % 3,
+      timeStatus: i === 2 ? 1 : 0,
+      shipSizeType: 2,
+      wormholeType: wormholes[i % wormholes.length]!,
+    });
+  }
+
+  const now = Date.now();
+  for (let i = 0; i < 6; i++) {
+    const sid = ids[(i + 1) % ids.length]!;
+    await platform.mapContent.addKill(em, mapId, {
+      killmailId: 128_000_000 + i,
+      killTime: new Date(now - (i + 1) * 37 * 60_000),
+      solarSystemId: sid,
+      attackerCount: 1 + i * 2,
+      npc: i === 5,
+      totalValue: 12_500_000 * (i + 1),
+      finalBlowAllianceId: 99000001,
+      finalBlowCharId: 2117000002,
+      finalBlowCorpId: 98000001,
+      finalBlowShipTypeId: 17715,
+      finalBlowAllianceTicker: 'WHMAP',
+      finalBlowCharName: 'Bo Roller',
+      finalBlowCorpTicker: 'MAPIN',
+      finalBlowShipName: 'Gila',
+      victimAllianceId: i % 2 ? null : 99000777,
+      victimCharId: 2117100000 + i,
+      victimCorpId: 98000777,
+      victimShipTypeId: 11188,
+      victimCharName: `Unlucky ${i + 1}`,
+      victimCorpTicker: 'OOPS',
+      victimShipName: 'Anathema',
+      zkb: {
+        awox: false,
+        destroyedValue: 9_000_000 * (i + 1),
+        droppedValue: 3_500_000 * (i + 1),
+        fittedValue: 8_000_000 * (i + 1),
+        hash: `demohash${i}`,
+        labels: i === 0 ? ['solo', 'pvp'] : ['pvp'],
+        locationID: 40_000_000 + i,
+        npc: i === 5,
+        points: 10 + i,
+        solo: i === 0,
+        totalValue: 12_500_000 * (i + 1),
+      },
+    });
+  }
+
+  await platform.mapContent.addStructure(em, mapId, {
+    solarSystemId: ids[1]!,
+    structureTypeId: '35832',
+    structureType: 'Astrahus',
+    name: 'Hostile Astrahus',
+    status: 'Reinforced',
+    endTime: new Date(now + 26 * 3600_000),
+    characterEveId: CHARACTERS[2]!.eve_id,
+    ownerName: 'Oops Corp',
+    ownerTicker: 'OOPS',
+    notes: 'Armor timer',
+  });
+  await platform.mapContent.addStructure(em, mapId, {
+    solarSystemId: ids[2]!,
+    structureTypeId: '35833',
+    structureType: 'Fortizar',
+    name: 'Anchoring Fortizar',
+    status: 'Anchoring',
+    endTime: new Date(now + 5 * 3600_000),
+  });
+
+  for (const [i, c] of CHARACTERS.entries()) {
+    await platform.mapContent.recordActivity(em, mapId, {
+      characterEveId: c.eve_id,
+      passages: 12 - i * 3,
+      connections: 4 - i,
+      signatures: 20 - i * 5,
+      at: new Date(now - i * 3600_000),
+    });
+  }
+
+  const acl = await platform.acls.create(em, mapId, { name: 'Demo ACL', description: 'Who may see the demo chain', owner_eve_id: CHARACTERS[0]!.eve_id });
+  await platform.acls.addMember(em, acl.id, acl.id, { eve_character_id: CHARACTERS[1]!.eve_id, role: 'manager' });
+  await platform.acls.addMember(em, acl.id, acl.id, { eve_corporation_id: '98000001', role: 'member' });
+
+  return { mapId, slug: DEMO_SLUG, apiKey: key.api_key, aclId: acl.id, aclKey: acl.api_key, created: true };
+}

@@ -1,0 +1,67 @@
+import http from 'node:http';
+import type { Config } from './config.js';
+import { compose, type Platform } from './compose.js';
+import { createApp } from './app.js';
+
+export interface Server {
+  platform: Platform;
+  server: http.Server;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), then closes the pools. */
+  shutdown(): Promise<void>;
+}
+
+/** Builds the platform and listens. Used by `mapintel serve` and `mapintel demo`. */
+export async function startServer(config: Config, opts: { platform?: Platform } = {}): Promise<Server> {
+  const platform = opts.platform ?? (await compose(config, { migrate: true }));
+  const app = createApp(platform.deps);
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
+  platform.log.info({ url, swagger: `${url}/swaggerui` }, 'listening');
+  let stopping: Promise<void> | undefined;
+  return {
+    platform,
+    server,
+    url,
+    shutdown() {
+      stopping ??= (async () => {
+        platform.log.info('shutting down: draining in-flight requests');
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+        timer.unref();
+        await closed;
+        clearTimeout(timer);
+        await platform.close();
+        platform.log.info('stopped');
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** SIGTERM/SIGINT: drain and exit. A second signal exits at once. */
+export function handleSignals(server: Server): void {
+  let signalled = false;
+  const onSignal = (signal: string) => {
+    if (signalled) process.exit(1);
+    signalled = true;
+    server.platform.log.info({ signal }, 'signal received');
+    server.shutdown().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.platform.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+}

@@ -1,0 +1,214 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../errors.js';
+import { tsMicro, tsSeconds } from '../db/sql.js';
+import type {
+  CharacterActivityDto,
+  CharacterDto,
+  ConnectionDto,
+  KillDto,
+  StructureTimerDto,
+  SystemDto,
+  SystemKillsDto,
+  TrackedCharacterDto,
+  UserCharactersDto,
+} from './map.dto.js';
+import type { AclListItemDto } from '../acls/acl.dto.js';
+
+const SYSTEM_COLUMNS = `s.id, s.name, s.status::int as status, s.tag, s.visible, s.description, s.labels,
+  ${tsMicro('s.inserted_at')} as inserted_at, ${tsMicro('s.updated_at')} as updated_at, s.locked,
+  s.solar_system_id, s.map_id, s.custom_name, s.position_x, s.position_y`;
+
+const CONNECTION_COLUMNS = `c.id, c.type::int as type, c.mass_status::int as mass_status, c.ship_size_type::int as ship_size_type,
+  c.time_status::int as time_status, c.map_id, ${tsMicro('c.inserted_at')} as inserted_at, ${tsMicro('c.updated_at')} as updated_at,
+  c.solar_system_source, c.solar_system_target, c.wormhole_type`;
+
+export const CHARACTER_COLUMNS = `ch.eve_id, ch.name, ch.corporation_id, ch.corporation_ticker, ch.alliance_id, ch.alliance_ticker`;
+
+const KILL_COLUMNS = `k.killmail_id::float8 as killmail_id, ${tsSeconds('k.kill_time')} as kill_time, k.solar_system_id, k.attacker_count,
+  k.npc, k.total_value, k.final_blow_alliance_id::float8 as final_blow_alliance_id, k.final_blow_char_id::float8 as final_blow_char_id,
+  k.final_blow_corp_id::float8 as final_blow_corp_id, k.final_blow_ship_type_id::float8 as final_blow_ship_type_id,
+  k.final_blow_alliance_ticker, k.final_blow_char_name, k.final_blow_corp_ticker, k.final_blow_ship_name,
+  k.victim_alliance_id::float8 as victim_alliance_id, k.victim_char_id::float8 as victim_char_id,
+  k.victim_corp_id::float8 as victim_corp_id, k.victim_ship_type_id::float8 as victim_ship_type_id,
+  k.victim_char_name, k.victim_corp_ticker, k.victim_ship_name, k.zkb`;
+
+export const STRUCTURE_COLUMNS = `st.id, st.system_id, st.solar_system_id, st.solar_system_name, st.structure_type_id, st.structure_type,
+  st.character_eve_id, st.name, st.notes, st.owner_name, st.owner_ticker, st.owner_id, st.status,
+  ${tsMicro('st.end_time')} as end_time, ${tsMicro('st.inserted_at')} as inserted_at, ${tsMicro('st.updated_at')} as updated_at`;
+
+export function toCharacterDto(row: Record<string, unknown>, prefix = ''): CharacterDto {
+  return {
+    eve_id: row[`${prefix}eve_id`] as string,
+    name: row[`${prefix}name`] as string,
+    corporation_id: row[`${prefix}corporation_id`] as string,
+    corporation_ticker: row[`${prefix}corporation_ticker`] as string,
+    alliance_id: (row[`${prefix}alliance_id`] as string | null) ?? null,
+    alliance_ticker: (row[`${prefix}alliance_ticker`] as string | null) ?? null,
+  };
+}
+
+/** Read side of map data (spec 4.1). Queries are hand-written SQL shaped like the DTOs. */
+export class MapDataService {
+  async systems(em: EntityManager, mapId: string, all: boolean): Promise<SystemDto[]> {
+    return em
+      .getConnection()
+      .execute<SystemDto[]>(
+        `select ${SYSTEM_COLUMNS} from map_systems s where s.map_id = ? ${all ? '' : 'and s.visible'} order by s.name, s.solar_system_id`,
+        [mapId],
+      );
+  }
+
+  async system(em: EntityManager, mapId: string, solarSystemId: number): Promise<SystemDto> {
+    const rows = await em
+      .getConnection()
+      .execute<SystemDto[]>(`select ${SYSTEM_COLUMNS} from map_systems s where s.map_id = ? and s.solar_system_id = ?`, [
+        mapId,
+        solarSystemId,
+      ]);
+    const row = rows[0];
+    if (!row) throw new NotFoundError('System not found', 'system_not_found');
+    return row;
+  }
+
+  async connections(em: EntityManager, mapId: string): Promise<ConnectionDto[]> {
+    return em
+      .getConnection()
+      .execute<ConnectionDto[]>(`select ${CONNECTION_COLUMNS} from map_connections c where c.map_id = ? order by c.inserted_at, c.id`, [mapId]);
+  }
+
+  async trackedCharacters(em: EntityManager, mapId: string): Promise<TrackedCharacterDto[]> {
+    const rows = await em
+      .getConnection()
+      .execute<Record<string, unknown>[]>(
+        `select mc.id, mc.tracked, mc.map_id, ${CHARACTER_COLUMNS}
+         from map_characters mc join characters ch on ch.id = mc.character_id
+         where mc.map_id = ? order by ch.name, ch.eve_id`,
+        [mapId],
+      );
+    return rows.map((r) => ({
+      id: r.id as string,
+      character: toCharacterDto(r),
+      tracked: r.tracked as boolean,
+      map_id: r.map_id as string,
+    }));
+  }
+
+  /** One entry per visible system, kills newest first; `hours` limits to the last N hours. */
+  async systemsKills(em: EntityManager, mapId: string, hours?: number): Promise<SystemKillsDto[]> {
+    const conn = em.getConnection();
+    const systems = await conn.execute<{ solar_system_id: number }[]>(
+      'select solar_system_id from map_systems where map_id = ? and visible order by solar_system_id',
+      [mapId],
+    );
+    const kills = await conn.execute<KillDto[]>(
+      `select ${KILL_COLUMNS} from map_kills k
+       join map_systems s on s.map_id = k.map_id and s.solar_system_id = k.solar_system_id and s.visible
+       where k.map_id = ? ${hours !== undefined ? `and k.kill_time >= now() - make_interval(hours => ?)` : ''}
+       order by k.kill_time desc, k.killmail_id desc`,
+      hours !== undefined ? [mapId, hours] : [mapId],
+    );
+    const bySystem = new Map<number, KillDto[]>();
+    for (const s of systems) bySystem.set(s.solar_system_id, []);
+    for (const k of kills) bySystem.get(k.solar_system_id)?.push(k);
+    return [...bySystem].map(([solar_system_id, list]) => ({ solar_system_id, kills: list }));
+  }
+
+  /**
+   * Activity summed per user (characters without a user stand alone); the group is shown as the
+   * user's main character, else its most active character. `days` limits to the last N days.
+   */
+  async characterActivity(em: EntityManager, mapId: string, days?: number): Promise<CharacterActivityDto[]> {
+    const rows = await em.getConnection().execute<Record<string, unknown>[]>(
+      `with per_character as (
+         select a.character_id, sum(a.passages)::int as passages, sum(a.connections)::int as connections,
+                sum(a.signatures)::int as signatures, max(a.last_activity_at) as last_at
+         from character_activity a
+         where a.map_id = ? ${days !== undefined ? `and a.day >= (now() at time zone 'UTC')::date - (? - 1)` : ''}
+         group by a.character_id
+       ), grouped as (
+         select coalesce(ch.user_id::text, ch.id::text) as group_key, pc.*, ch.user_id,
+                row_number() over (partition by coalesce(ch.user_id::text, ch.id::text)
+                  order by (u.main_character_id = ch.id) desc nulls last, pc.passages + pc.connections + pc.signatures desc, ch.name) as rank
+         from per_character pc
+         join characters ch on ch.id = pc.character_id
+         left join users u on u.id = ch.user_id
+       )
+       select g.group_key, sum(g.passages)::int as passages, sum(g.connections)::int as connections, sum(g.signatures)::int as signatures,
+              ${tsSeconds('max(g.last_at)')} as timestamp,
+              (array_agg(g.character_id order by g.rank))[1] as character_id
+       from grouped g group by g.group_key`,
+      days !== undefined ? [mapId, days] : [mapId],
+    );
+    if (rows.length === 0) return [];
+    const chars = await em
+      .getConnection()
+      .execute<Record<string, unknown>[]>(`select ch.id, ${CHARACTER_COLUMNS} from characters ch where ch.id in (${rows.map(() => '?').join(',')})`, [
+        ...rows.map((r) => r.character_id),
+      ]);
+    const byId = new Map(chars.map((c) => [c.id as string, toCharacterDto(c)]));
+    return rows
+      .map((r) => ({
+        character: byId.get(r.character_id as string)!,
+        passages: r.passages as number,
+        connections: r.connections as number,
+        signatures: r.signatures as number,
+        timestamp: r.timestamp as string,
+      }))
+      .sort((a, b) => b.passages - a.passages || b.connections - a.connections || a.character.name.localeCompare(b.character.name));
+  }
+
+  /** Characters on the map grouped by user; a character without a user forms its own group. */
+  async userCharacters(em: EntityManager, mapId: string): Promise<UserCharactersDto[]> {
+    const rows = await em.getConnection().execute<Record<string, unknown>[]>(
+      `select coalesce(ch.user_id::text, ch.id::text) as group_key, main.eve_id as main_eve_id, ${CHARACTER_COLUMNS}
+       from map_characters mc
+       join characters ch on ch.id = mc.character_id
+       left join users u on u.id = ch.user_id
+       left join characters main on main.id = u.main_character_id
+       where mc.map_id = ? order by ch.name, ch.eve_id`,
+      [mapId],
+    );
+    const groups = new Map<string, UserCharactersDto>();
+    for (const r of rows) {
+      const key = r.group_key as string;
+      let group = groups.get(key);
+      if (!group) {
+        group = { characters: [], main_character_eve_id: (r.main_eve_id as string | null) ?? null };
+        groups.set(key, group);
+      }
+      group.characters.push(toCharacterDto(r));
+    }
+    return [...groups.values()];
+  }
+
+  /** Timers: Anchoring or Reinforced with an end time, soonest first (decisions §4). */
+  async structureTimers(em: EntityManager, mapId: string, systemId?: string): Promise<StructureTimerDto[]> {
+    return em.getConnection().execute<StructureTimerDto[]>(
+      `select ${STRUCTURE_COLUMNS} from map_structures st
+       where st.map_id = ? and st.status in ('Anchoring', 'Reinforced') and st.end_time is not null
+       ${systemId ? 'and st.system_id = ?' : ''}
+       order by st.end_time, st.id`,
+      systemId ? [mapId, systemId] : [mapId],
+    );
+  }
+
+  /** Every structure of the map (the /api/maps/{id}/structures collection). */
+  async structures(em: EntityManager, mapId: string): Promise<StructureTimerDto[]> {
+    return em
+      .getConnection()
+      .execute<StructureTimerDto[]>(`select ${STRUCTURE_COLUMNS} from map_structures st where st.map_id = ? order by st.solar_system_name, st.name, st.id`, [
+        mapId,
+      ]);
+  }
+
+  /** ACLs linked to the map, in list form (owner_eve_id, no members, no api_key). */
+  async acls(em: EntityManager, mapId: string): Promise<AclListItemDto[]> {
+    return em.getConnection().execute<AclListItemDto[]>(
+      `select a.id, a.name, a.description, ch.eve_id as owner_eve_id,
+              ${tsMicro('a.inserted_at')} as inserted_at, ${tsMicro('a.updated_at')} as updated_at
+       from map_acls ma join acls a on a.id = ma.acl_id join characters ch on ch.id = a.owner_id
+       where ma.map_id = ? order by a.name, a.id`,
+      [mapId],
+    );
+  }
+}

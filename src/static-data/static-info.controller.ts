@@ -1,0 +1,32 @@
+import { Controller, Get, Query, Response, Route, Tags } from '@tsoa/runtime';
+import type { AppDeps } from '../api/deps.js';
+import type { ErrorResponse } from '../api/error.dto.js';
+import type { DataResponse } from '../maps/map.dto.js';
+import type { SystemStaticInfoDto } from './static-info.dto.js';
+import { NotFoundError } from '../errors.js';
+
+/** Static solar system data (spec 4.2); no authentication. */
+@Route('api/common')
+@Tags('Common')
+export class StaticInfoController extends Controller {
+  constructor(private readonly deps: AppDeps) {
+    super();
+  }
+
+  /**
+   * Static information of a solar system.
+   * @param id Solar system id.
+   * @isInt id
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Get('system-static-info')
+  @Response<ErrorResponse>(400, 'Missing or non-integer id')
+  @Response<ErrorResponse>(404, 'Unknown solar system')
+  @Response<ErrorResponse>(429, 'Rate limit exceeded')
+  public async getSystemStaticInfo(@Query() id: number): Promise<DataResponse<SystemStaticInfoDto>> {
+    const info = await this.deps.staticInfo.getSystemStaticInfo(id);
+    if (!info) throw new NotFoundError('System not found', 'system_not_found');
+    return { data: info };
+  }
+}
