@@ -79,14 +79,19 @@ function urlSource(sdeBase: string, wormholesBase: string): StaticDataSource {
       try {
         res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       } catch (err) {
-        const cause = (err as { cause?: { code?: string } }).cause?.code;
-        throw new StaticDataError(url, undefined, `download failed: ${(err as Error).message}${cause ? ` (${cause})` : ''}`);
+        const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+        const why = cause?.code ?? cause?.message;
+        throw new StaticDataError(url, undefined, `download failed: ${(err as Error).message}${why ? ` (${why})` : ''}`);
       }
       if (!res.ok) {
         await res.body?.cancel();
         throw new StaticDataError(url, undefined, `download failed: HTTP ${res.status}${res.status === 404 ? ' (file not found)' : ''}`);
       }
-      return res.text();
+      try {
+        return await res.text();
+      } catch (err) {
+        throw new StaticDataError(url, undefined, `download interrupted: ${(err as Error).message}`);
+      }
     },
   };
 }
@@ -337,10 +342,10 @@ function parseShattered(text: string, file: string): Set<number> {
   return out;
 }
 
-/** Reads and validates every file the derivation needs (all fetched in parallel). */
+/** Reads and validates every file the derivation needs (fetched in parallel; the first failing file in this order is reported). */
 export async function loadStaticData(source: StaticDataSource): Promise<StaticDataInput> {
   const at = (part: SourcePart, file: string) => source.locate(part, file);
-  const [systems, constellations, regions, locations, classes, wormholes, triglavian, shattered] = await Promise.all([
+  const settled = await Promise.allSettled([
     source.read('sde', 'mapSolarSystems.csv'),
     source.read('sde', 'mapConstellations.csv'),
     source.read('sde', 'mapRegions.csv'),
@@ -350,6 +355,11 @@ export async function loadStaticData(source: StaticDataSource): Promise<StaticDa
     source.read('wormholes', 'triglavianSystems.json'),
     source.read('wormholes', 'shatteredConstellations.json'),
   ]);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [systems, constellations, regions, locations, classes, wormholes, triglavian, shattered] = settled.map(
+    (r) => (r as PromiseFulfilledResult<string>).value,
+  ) as [string, string, string, string, string, string, string, string];
   return {
     systemsFile: at('sde', 'mapSolarSystems.csv'),
     systems: parseSystems(systems, at('sde', 'mapSolarSystems.csv')),

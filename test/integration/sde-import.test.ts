@@ -124,7 +124,8 @@ describe('importStaticData', () => {
   let service: StaticInfoService;
   const scratch: string[] = [];
 
-  const execute = <T>(sql: string, params: unknown[] = []) => db.orm.em.getConnection().execute<T>(sql, params);
+  const execute = <T extends Record<string, unknown>[] = Record<string, unknown>[]>(sql: string, params: unknown[] = []) =>
+    db.orm.em.getConnection().execute<T>(sql, params);
   const scratchCopy = async (edit: (dir: string) => Promise<void>) => {
     const dir = await fixtureCopy(edit);
     scratch.push(dir);
@@ -212,7 +213,13 @@ describe('importStaticData', () => {
       await editFile(path.join(dir, 'sde/mapSolarSystems.csv'), (t) =>
         t.replace('30000142,Jita,10000002,20000020,0.945913,3796', '30000142,"Jita, Prime",10000002,20000020,0.3,3796'),
       );
-      await editFile(path.join(dir, 'wormholes/wormholeSystems.json'), (t) => t.replace('"effectName": "Pulsar"', '"effectName": "Magnetar"'));
+      await editFile(path.join(dir, 'wormholes/wormholeSystems.json'), (t) =>
+        JSON.stringify(
+          (JSON.parse(t) as { solarSystemID: number; effectName: string | null }[]).map((w) =>
+            w.solarSystemID === 31001880 ? { ...w, effectName: 'Magnetar' } : w,
+          ),
+        ),
+      );
     });
     const third = await importStaticData(db.orm, changed, {});
     expect(third).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: 0, updated: FIXTURE_SYSTEMS });
@@ -337,8 +344,12 @@ describe('importStaticData', () => {
     });
 
     it('an unreachable server names the URL', async () => {
-      await expect(importStaticData(db.orm, 'http://127.0.0.1:9/sde', { wormholesUrl: `${base}/wormholes` })).rejects.toThrow(
-        /^http:\/\/127\.0\.0\.1:9\/sde\/map\w+\.csv: download failed: fetch failed \(ECONNREFUSED\)$/,
+      const closed = http.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      await expect(importStaticData(db.orm, `http://127.0.0.1:${port}/sde`, { wormholesUrl: `${base}/wormholes` })).rejects.toThrow(
+        new RegExp(`^http://127\\.0\\.0\\.1:${port}/sde/mapSolarSystems\\.csv: download failed: fetch failed \\(ECONNREFUSED\\)$`),
       );
     });
   });
