@@ -15,6 +15,9 @@ import { StaticInfoService } from './static-data/static-info.service.js';
 import { createRateLimiter } from './ratelimit/rate-limiter.js';
 import type { AppDeps } from './api/deps.js';
 import { ConfigError } from './config.js';
+import { MemoryTransport, RedisStreamTransport, type EventTransport } from './events/transport.js';
+import { EventRelay } from './events/relay.js';
+import { EventLogService } from './events/events.service.js';
 
 export type Redis = RedisClientType<any, any, any, any, any>;
 
@@ -35,6 +38,11 @@ export interface Platform {
   acls: AclService;
   admin: AdminService;
   staticInfo: StaticInfoService;
+  eventLog: EventLogService;
+  /** Where published events go: Redis Streams, or in-process without REDIS_URL. */
+  transport: EventTransport;
+  /** The outbox relay (started by startServer) when EVENTS_RELAY_ENABLED. */
+  relay: EventRelay | undefined;
   deps: AppDeps;
   close(): Promise<void>;
 }
@@ -104,6 +112,25 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
     const acls = new AclService(box);
     const admin = new AdminService(() => tokens.invalidate());
     const staticInfo = new StaticInfoService(orm);
+    const eventLog = new EventLogService();
+    const transport: EventTransport = redis
+      ? new RedisStreamTransport(redis, config.redisKeyPrefix, config.eventsHotHistory)
+      : new MemoryTransport(config.eventsHotHistory);
+    const relay = config.eventsRelayEnabled
+      ? new EventRelay({
+          databaseUrl,
+          schema: config.databaseSchema,
+          transport,
+          log: log.child({ component: 'relay' }),
+          metrics,
+          partitions: config.eventsRelayPartitions,
+          batchSize: config.eventsRelayBatch,
+          pollIntervalMs: config.eventsRelayPollMs,
+          retentionMs: config.eventsRetentionDays * 86_400_000,
+          pruneIntervalMs: 3_600_000,
+        })
+      : undefined;
+    if (relay) closers.push(() => relay.stop());
     const rateLimiter = createRateLimiter({ limitPerMinute: config.rateLimitPerMinute, redis, prefix: config.redisKeyPrefix });
 
     const pool = async () => {
@@ -131,6 +158,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
       admin,
       staticInfo,
       rateLimiter,
+      eventLog,
       checkReady: async () => {
         await pool();
         const database = await orm.em
@@ -163,6 +191,9 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
       acls,
       admin,
       staticInfo,
+      eventLog,
+      transport,
+      relay,
       deps,
       async close() {
         for (const close of closers.reverse()) await close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'close failed'));

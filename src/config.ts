@@ -87,6 +87,22 @@ export const SETTINGS: readonly Setting[] = [
     default: '10000',
     unit: 'milliseconds',
   },
+  {
+    name: 'EVENTS_RELAY_ENABLED',
+    meaning: 'Run the event relay (outbox → transport) in this process; one relay per partition is active across all processes',
+    default: 'true',
+    unit: 'boolean',
+  },
+  { name: 'EVENTS_RELAY_PARTITIONS', meaning: 'Partitions of maps for the relay (each has one active relay)', default: '1', unit: 'count' },
+  { name: 'EVENTS_RELAY_BATCH', meaning: 'Events the relay assigns and publishes per round trip', default: '500', unit: 'events' },
+  {
+    name: 'EVENTS_RELAY_POLL_MS',
+    meaning: 'Safety poll of the relay when no NOTIFY arrives',
+    default: '1000',
+    unit: 'milliseconds',
+  },
+  { name: 'EVENTS_RETENTION_DAYS', meaning: 'Days the event log keeps published events in PostgreSQL', default: '7', unit: 'days' },
+  { name: 'EVENTS_HOT_HISTORY', meaning: 'Events kept per map in the transport (Redis stream MAXLEN ~)', default: '10000', unit: 'events' },
   { name: 'LOG_LEVEL', meaning: 'pino log level (fatal, error, warn, info, debug, trace, silent)', default: 'info', unit: 'level' },
 ] as const;
 
@@ -111,6 +127,12 @@ export interface Config {
   maxBodyBytes: number;
   shutdownTimeoutMs: number;
   logLevel: string;
+  eventsRelayEnabled: boolean;
+  eventsRelayPartitions: number;
+  eventsRelayBatch: number;
+  eventsRelayPollMs: number;
+  eventsRetentionDays: number;
+  eventsHotHistory: number;
 }
 
 export class ConfigError extends Error {
@@ -191,6 +213,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: int('SERVICE_MAX_BODY_BYTES', 1024, 100 * 1024 * 1024),
     shutdownTimeoutMs: int('SERVICE_SHUTDOWN_TIMEOUT_MS', 0, 600_000),
     logLevel,
+    eventsRelayEnabled: bool('EVENTS_RELAY_ENABLED'),
+    eventsRelayPartitions: int('EVENTS_RELAY_PARTITIONS', 1, 1024),
+    eventsRelayBatch: int('EVENTS_RELAY_BATCH', 1, 10_000),
+    eventsRelayPollMs: int('EVENTS_RELAY_POLL_MS', 10, 60_000),
+    eventsRetentionDays: int('EVENTS_RETENTION_DAYS', 1, 3650),
+    eventsHotHistory: int('EVENTS_HOT_HISTORY', 100, 10_000_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -15,8 +15,10 @@ export interface Server {
 export async function startServer(config: Config, opts: { platform?: Platform } = {}): Promise<Server> {
   const platform = opts.platform ?? (await compose(config, { migrate: true }));
   const app = createApp(platform.deps);
+  platform.relay?.start();
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -45,6 +47,30 @@ export async function startServer(config: Config, opts: { platform?: Platform } 
       return stopping;
     },
   };
+}
+
+/**
+ * Requests Node's HTTP parser rejects (request head over 16 KiB, malformed request line) never reach
+ * express: answer them with the same JSON error shape instead of Node's bare status line.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  // As Node's own handler: answer only when no in-flight response has started on this socket.
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'header_too_large', 'Request line or headers too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'request_timeout', 'Request timeout']
+        : [400, 'Bad Request', 'bad_request', 'Malformed HTTP request'];
+  const body = JSON.stringify({ error: message, code });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
 }
 
 /** SIGTERM/SIGINT: drain and exit. A second signal exits at once. */

@@ -6,6 +6,8 @@ export interface Metrics {
   httpRequests: Counter<'method' | 'route' | 'status'>;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   dbPool: Gauge<'state'>;
+  eventsPublished: Counter;
+  eventPublishLatency: Histogram;
 }
 
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
@@ -30,6 +32,17 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       name: 'mapintel_db_pool_connections',
       help: 'PostgreSQL pool connections by state (total, idle, waiting)',
       labelNames: ['state'],
+      registers: [registry],
+    }),
+    eventsPublished: new Counter({
+      name: 'mapintel_events_published_total',
+      help: 'Events the relay published to the transport',
+      registers: [registry],
+    }),
+    eventPublishLatency: new Histogram({
+      name: 'mapintel_events_publish_latency_seconds',
+      help: 'Time from writing an event in PostgreSQL to its publication on the transport',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 5, 30],
       registers: [registry],
     }),
   };

@@ -9,6 +9,7 @@ import type { AclService } from '../acls/acl.service.js';
 import type { AdminService } from '../admin/admin.service.js';
 import type { StaticInfoService } from '../static-data/static-info.service.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { EventLogService } from '../events/events.service.js';
 import type { Principal } from './principal.js';
 import { UnauthorizedError } from '../errors.js';
 
@@ -25,6 +26,7 @@ export interface AppDeps {
   admin: AdminService;
   staticInfo: StaticInfoService;
   rateLimiter: RateLimiter;
+  eventLog: EventLogService;
   /** Readiness of PostgreSQL and Redis, for /readyz. */
   checkReady: () => Promise<{ database: boolean; redis: boolean | null }>;
 }

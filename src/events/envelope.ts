@@ -1,0 +1,33 @@
+import { decodeTime, encodeTime, incrementBase32, isValid, ulid } from 'ulid';
+import type { EventType } from './outbox.js';
+
+/** The event envelope of spec 2.11: what streams, webhooks and the event log carry. */
+export interface EventEnvelope {
+  /** ULID, strictly increasing per map in delivery order. */
+  id: string;
+  type: EventType;
+  /** @format uuid */
+  map_id: string;
+  /** ISO 8601 UTC, milliseconds. */
+  ts: string;
+  payload: Record<string, unknown>;
+}
+
+const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Canonical (upper-case) ULID, or undefined when the text is not one. */
+export function parseEventId(text: string): string | undefined {
+  const upper = text.trim().toUpperCase();
+  return ULID_RE.test(upper) && isValid(upper) ? upper : undefined;
+}
+
+/**
+ * The next id of a map: a fresh ULID at `now` when the clock moved past the last id's time, else the
+ * last id incremented — so ids stay strictly increasing even across relays with skewed clocks.
+ */
+export function nextEventId(last: string | undefined, now: number): string {
+  if (!last) return ulid(now);
+  const lastTime = decodeTime(last);
+  if (now > lastTime) return ulid(now);
+  return encodeTime(lastTime, 10) + incrementBase32(last.slice(10));
+}

@@ -1,0 +1,57 @@
+import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import { principalOf, type AppDeps } from '../api/deps.js';
+import type { ErrorResponse } from '../api/error.dto.js';
+import { resolveMapPath } from '../maps/map-selector.js';
+import { BadRequestError } from '../errors.js';
+import { parseEventId, type EventEnvelope } from './envelope.js';
+
+export interface EventLogResponse {
+  /** Events oldest first; their ids are strictly increasing. */
+  data: EventEnvelope[];
+  /** Pass as `after` to read on; null when this page was the end of the log. */
+  next_after: string | null;
+}
+
+/** The event log (decisions §5) for polling clients and resync after a stream reset. */
+@Route('api/maps/{map_id}/events')
+@Tags('Events')
+@Security('map_key')
+@Response<ErrorResponse>(400, 'Malformed `after` id or `limit`')
+@Response<ErrorResponse>(401, 'Token missing or invalid')
+@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to')
+@Response<ErrorResponse>(429, 'Rate limit exceeded')
+export class EventsController extends Controller {
+  constructor(private readonly deps: AppDeps) {
+    super();
+  }
+
+  /**
+   * Events of the map after `after` (exclusive), oldest first, as envelopes of spec 2.11. Events are
+   * kept EVENTS_RETENTION_DAYS days.
+   * @param map_id Map UUID or slug.
+   * @param after ULID of the last event already seen; omitted means from the oldest kept event.
+   * @param limit Page size.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   */
+  @Get()
+  public async listEvents(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Query() after?: string,
+    @Query() limit?: number,
+  ): Promise<EventLogResponse> {
+    let afterId: string | undefined;
+    if (after !== undefined && after !== '') {
+      afterId = parseEventId(after);
+      if (!afterId) throw new BadRequestError('invalid_event_id', '`after` must be an event id (ULID)', [{ field: 'after', message: 'must be a ULID' }]);
+    }
+    const em = this.deps.em();
+    const map = await resolveMapPath(em, principalOf(req, 'map_key'), map_id);
+    const pageSize = limit ?? 100;
+    const data = await this.deps.eventLog.list(em, map.id, afterId, pageSize);
+    return { data, next_after: data.length === pageSize ? data.at(-1)!.id : null };
+  }
+}

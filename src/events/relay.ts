@@ -1,0 +1,288 @@
+import pg from 'pg';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import { nextEventId, type EventEnvelope } from './envelope.js';
+import type { EventTransport } from './transport.js';
+import type { EventType } from './outbox.js';
+
+export const NOTIFY_CHANNEL = 'mapintel_events';
+
+export interface RelayOptions {
+  databaseUrl: string;
+  /** search_path schema (tests isolate by schema). */
+  schema: string;
+  transport: EventTransport;
+  log: Logger;
+  metrics?: Metrics;
+  partitions: number;
+  batchSize: number;
+  /** Safety poll when no NOTIFY arrives (ms). */
+  pollIntervalMs: number;
+  /** Event log retention (ms); pruned in batches by the relay holding partition 0. */
+  retentionMs: number;
+  pruneIntervalMs: number;
+}
+
+interface PendingRow {
+  seq: string;
+  map_id: string;
+}
+
+interface AssignedRow {
+  seq: string;
+  map_id: string;
+  event_id: string;
+  type: EventType;
+  payload: Record<string, unknown>;
+  created_ms: string;
+}
+
+/**
+ * Moves committed outbox events to the transport in commit order. Each partition of maps has one
+ * active relay across all processes (a PostgreSQL session advisory lock); LISTEN/NOTIFY wakes it.
+ *
+ * Two steps, each safe to interrupt: (1) in one transaction, give unassigned events their ULIDs
+ * (strictly increasing per map); (2) publish assigned events not yet marked published, skipping any
+ * the transport already holds (a crash between XADD and the mark never duplicates), then mark them.
+ */
+export class EventRelay {
+  private pool: pg.Pool;
+  private session: pg.Client | undefined;
+  private readonly held = new Set<number>();
+  private readonly lastIds = new Map<string, string>();
+  private running = false;
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private lastPrune = 0;
+  private failures = 0;
+
+  constructor(private readonly opts: RelayOptions) {
+    this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, options: searchPath(opts.schema) });
+    this.pool.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay pool error'));
+  }
+
+  /** Partitions this relay currently holds. */
+  heldPartitions(): number[] {
+    return [...this.held].sort((a, b) => a - b);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Wakes the loop (after a local commit; NOTIFY does the same for other processes). */
+  poke(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await this.closeSession();
+    await this.pool.end().catch(() => undefined);
+  }
+
+  /** Runs one full pass over the held partitions (tests and benchmarks drive the relay with it). */
+  async drainOnce(): Promise<number> {
+    await this.ensureSession();
+    let published = 0;
+    for (const p of this.heldPartitions()) published += await this.drainPartition(p);
+    return published;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.ensureSession();
+        let published = 0;
+        for (const p of this.heldPartitions()) published += await this.drainPartition(p);
+        await this.maybePrune();
+        this.failures = 0;
+        if (published > 0) continue;
+      } catch (err) {
+        this.failures++;
+        this.lastIds.clear();
+        this.opts.log.warn({ err: { message: (err as Error).message }, failures: this.failures }, 'relay pass failed; retrying');
+        if (isSessionError(err)) await this.closeSession();
+      }
+      const delay = this.failures ? Math.min(200 * 2 ** Math.min(this.failures, 5), 5000) : this.opts.pollIntervalMs;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  /** Connects the session (advisory locks + LISTEN) and takes every free partition. */
+  private async ensureSession(): Promise<void> {
+    if (!this.session) {
+      const client = new pg.Client({ connectionString: this.opts.databaseUrl, options: searchPath(this.opts.schema) });
+      client.on('error', (err) => {
+        this.opts.log.warn({ err: { message: err.message } }, 'relay session lost');
+        if (this.session === client) {
+          this.session = undefined;
+          this.held.clear();
+        }
+      });
+      client.on('notification', () => this.wake?.());
+      await client.connect();
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      this.session = client;
+    }
+    for (let p = 0; p < this.opts.partitions; p++) {
+      if (this.held.has(p)) continue;
+      // The lock's first key is per schema: advisory locks are database-wide, relays are per schema.
+      const res = await this.session.query<{ locked: boolean }>(
+        `select pg_try_advisory_lock(hashtext('mapintel-relay:' || $1), $2) as locked`,
+        [this.opts.schema, p],
+      );
+      if (res.rows[0]?.locked) {
+        this.held.add(p);
+        this.lastIds.clear();
+        this.opts.log.info({ partition: p }, 'relay took partition');
+      }
+    }
+  }
+
+  private async closeSession(): Promise<void> {
+    const client = this.session;
+    this.session = undefined;
+    this.held.clear();
+    if (client) await client.end().catch(() => undefined);
+  }
+
+  private partitionFilter(p: number, param: number): string {
+    return this.opts.partitions === 1 ? '' : `and mod(abs(hashtext(map_id::text)), ${this.opts.partitions}) = $${param}`;
+  }
+
+  private async drainPartition(p: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const assigned = await this.assign(p);
+      const published = await this.publish(p);
+      total += published;
+      if (assigned === 0 && published === 0) return total;
+    }
+  }
+
+  /** Step 1: ULIDs for committed, unassigned events, in commit (seq) order. */
+  private async assign(p: number): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const params: unknown[] = [this.opts.batchSize];
+      if (this.opts.partitions > 1) params.push(p);
+      const rows = (
+        await client.query<PendingRow>(
+          `select seq, map_id from map_events where event_id is null ${this.partitionFilter(p, 2)} order by seq limit $1 for update`,
+          params,
+        )
+      ).rows;
+      if (rows.length === 0) {
+        await client.query('commit');
+        return 0;
+      }
+      const now = Date.now();
+      const seqs: string[] = [];
+      const ids: string[] = [];
+      for (const row of rows) {
+        let last = this.lastIds.get(row.map_id);
+        if (last === undefined) {
+          const r = await client.query<{ last: string | null }>('select max(event_id) as last from map_events where map_id = $1', [row.map_id]);
+          last = r.rows[0]?.last ?? '';
+        }
+        const id = nextEventId(last || undefined, now);
+        this.lastIds.set(row.map_id, id);
+        seqs.push(row.seq);
+        ids.push(id);
+      }
+      await client.query(
+        `update map_events e set event_id = v.id from (select unnest($1::bigint[]) as seq, unnest($2::text[]) as id) v where e.seq = v.seq`,
+        [seqs, ids],
+      );
+      await client.query('commit');
+      return rows.length;
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      // The cache may hold ids that were rolled back.
+      this.lastIds.clear();
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Step 2: publish assigned events per map in id order, then mark them published. */
+  private async publish(p: number): Promise<number> {
+    const params: unknown[] = [this.opts.batchSize];
+    if (this.opts.partitions > 1) params.push(p);
+    const rows = (
+      await this.pool.query<AssignedRow>(
+        `select seq, map_id, event_id, type, payload, (extract(epoch from created_at) * 1000)::bigint as created_ms
+         from map_events where event_id is not null and published_at is null ${this.partitionFilter(p, 2)}
+         order by map_id, event_id limit $1`,
+        params,
+      )
+    ).rows;
+    if (rows.length === 0) return 0;
+    const byMap = new Map<string, AssignedRow[]>();
+    for (const row of rows) {
+      const list = byMap.get(row.map_id) ?? [];
+      list.push(row);
+      byMap.set(row.map_id, list);
+    }
+    const now = Date.now();
+    for (const [mapId, list] of byMap) {
+      const envelopes: EventEnvelope[] = list.map((r) => ({
+        id: r.event_id,
+        type: r.type,
+        map_id: r.map_id,
+        ts: new Date(Number(r.created_ms)).toISOString(),
+        payload: r.payload,
+      }));
+      await this.opts.transport.publish(mapId, envelopes);
+      for (const r of list) this.opts.metrics?.eventPublishLatency.observe((now - Number(r.created_ms)) / 1000);
+    }
+    await this.pool.query('update map_events set published_at = clock_timestamp() where seq = any($1::bigint[])', [rows.map((r) => r.seq)]);
+    this.opts.metrics?.eventsPublished.inc(rows.length);
+    return rows.length;
+  }
+
+  /** Retention: the relay holding partition 0 deletes published events older than the window, in batches. */
+  private async maybePrune(): Promise<void> {
+    if (!this.held.has(0) || Date.now() - this.lastPrune < this.opts.pruneIntervalMs) return;
+    this.lastPrune = Date.now();
+    await pruneEvents(this.pool, this.opts.retentionMs, 5000);
+  }
+}
+
+/** Deletes published events older than `retentionMs` in batches; returns how many. */
+export async function pruneEvents(pool: pg.Pool, retentionMs: number, batch: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const res = await pool.query(
+      `delete from map_events where seq in (
+         select seq from map_events where published_at is not null and created_at < now() - make_interval(secs => $1::double precision / 1000)
+         order by seq limit $2)`,
+      [retentionMs, batch],
+    );
+    total += res.rowCount ?? 0;
+    if ((res.rowCount ?? 0) < batch) return total;
+  }
+}
+
+function searchPath(schema: string): string | undefined {
+  return schema === 'public' ? undefined : `-c search_path=${schema},public`;
+}
+
+function isSessionError(err: unknown): boolean {
+  const msg = (err as Error)?.message ?? '';
+  return /terminat|closed|ECONNRE|Connection/i.test(msg);
+}

@@ -1,0 +1,257 @@
+/**
+ * The outbox relay against real PostgreSQL and Redis: commit order, strictly increasing ids per map,
+ * exactly-once publication through Redis outages, relay crashes and competing relays.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { decodeTime } from 'ulid';
+import { createTestDb, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
+import { OwnRedis } from '../support/redis-server.js';
+import { EventRelay } from '../../src/events/relay.js';
+import { MemoryTransport, RedisStreamTransport, type EventTransport } from '../../src/events/transport.js';
+import type { EventEnvelope } from '../../src/events/envelope.js';
+import { appendEvents } from '../../src/events/outbox.js';
+import { createLogger } from '../../src/log.js';
+import { MapContentService } from '../../src/maps/map-content.service.js';
+import { AdminService } from '../../src/admin/admin.service.js';
+import type { Redis } from '../../src/compose.js';
+
+const log = createLogger('silent');
+
+let db: TestDb;
+const relays: EventRelay[] = [];
+const clients: Redis[] = [];
+
+function relayFor(transport: EventTransport, overrides: Partial<ConstructorParameters<typeof EventRelay>[0]> = {}): EventRelay {
+  const relay = new EventRelay({
+    databaseUrl: db.databaseUrl,
+    schema: db.schema,
+    transport,
+    log,
+    partitions: 1,
+    batchSize: 100,
+    pollIntervalMs: 50,
+    retentionMs: 7 * 86_400_000,
+    pruneIntervalMs: 3_600_000,
+    ...overrides,
+  });
+  relays.push(relay);
+  return relay;
+}
+
+async function redisClient(url = TEST_REDIS_URL): Promise<Redis> {
+  const c = createClient({ url, socket: { reconnectStrategy: (n) => Math.min(n * 50, 500) }, disableOfflineQueue: true }) as Redis;
+  c.on('error', () => undefined);
+  await c.connect();
+  clients.push(c);
+  return c;
+}
+
+async function makeMapId(): Promise<string> {
+  const em = db.orm.em.fork();
+  const admin = new AdminService();
+  const n = Math.floor(Math.random() * 1e9);
+  await admin.upsertCharacter(em, { eve_id: String(2_000_000_000 + n), name: `Owner ${n}`, corporation_id: '1', corporation_ticker: 'C' });
+  const created = await admin.createMap(em, { slug: `relay-${n}`, name: 'Relay', owner_eve_id: String(2_000_000_000 + n) });
+  return created.map.id;
+}
+
+/** Writes `count` events, one transaction each, with payload {n}. */
+async function writeEvents(mapId: string, from: number, count: number): Promise<void> {
+  for (let n = from; n < from + count; n++) {
+    await db.orm.em.fork().transactional(async (tx) => appendEvents(tx, [{ mapId, type: 'map_kill', payload: { n } }]));
+  }
+}
+
+async function waitFor(cond: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition not reached in time');
+}
+
+function expectStrictlyIncreasing(events: EventEnvelope[]): void {
+  for (let i = 1; i < events.length; i++) expect(events[i]!.id > events[i - 1]!.id, `id ${i} increases`).toBe(true);
+}
+
+async function unpublished(): Promise<number> {
+  const rows = await db.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from map_events where published_at is null');
+  return rows[0]!.n;
+}
+
+beforeAll(async () => {
+  db = await createTestDb('relay');
+});
+afterEach(async () => {
+  for (const r of relays.splice(0)) await r.stop();
+});
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+  await db?.close();
+});
+
+describe('event relay', () => {
+  it('publishes committed events as envelopes with ULIDs increasing per map, and marks them published', async () => {
+    const redis = await redisClient();
+    const transport = new RedisStreamTransport(redis, `${uniqueName('t')}:`);
+    const mapId = await makeMapId();
+    await writeEvents(mapId, 0, 20);
+    const relay = relayFor(transport);
+    relay.start();
+    await waitFor(async () => (await unpublished()) === 0);
+    const events = await transport.range(mapId, null, 100);
+    expect(events.map((e) => e.payload.n)).toEqual([...Array(20).keys()]);
+    expectStrictlyIncreasing(events);
+    const e = events[0]!;
+    expect(Object.keys(e).sort()).toEqual(['id', 'map_id', 'payload', 'ts', 'type']);
+    expect(e.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(e.ts).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(e.map_id).toBe(mapId);
+    // Stream entry ids follow the ULIDs' time, so a ULID locates its position in the stream.
+    const raw = (await redis.xRange(transport.mapKey(mapId), '-', '+')) as unknown as { id: string; message: Record<string, string> }[];
+    expect(raw.map((r) => Number(r.id.split('-')[0]))).toEqual(events.map((ev) => decodeTime(ev.id)));
+    const rows = await db.orm.em.fork().getConnection().execute<{ event_id: string }[]>('select event_id from map_events where map_id = ? order by seq', [mapId]);
+    expect(rows.map((r) => r.event_id)).toEqual(events.map((ev) => ev.id));
+  });
+
+  it('wakes on NOTIFY: a commit is published well before the poll interval', async () => {
+    const transport = new MemoryTransport();
+    const mapId = await makeMapId();
+    const relay = relayFor(transport, { pollIntervalMs: 30_000 });
+    relay.start();
+    await waitFor(async () => relay.heldPartitions().length === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    await writeEvents(mapId, 0, 1);
+    await waitFor(async () => (await transport.range(mapId, null, 10)).length === 1, 5000);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('publishes nothing for a rolled-back change', async () => {
+    const transport = new MemoryTransport();
+    const mapId = await makeMapId();
+    await expect(
+      db.orm.em.fork().transactional(async (tx) => {
+        await appendEvents(tx, [{ mapId, type: 'map_kill', payload: { n: 'rolled back' } }]);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    await writeEvents(mapId, 1, 1);
+    const relay = relayFor(transport);
+    await relay.drainOnce();
+    expect((await transport.range(mapId, null, 10)).map((e) => e.payload.n)).toEqual([1]);
+  });
+
+  it('keeps writing while Redis is down and publishes everything once, in order, when it is back', async () => {
+    const own = await OwnRedis.create();
+    try {
+      const redis = await redisClient(own.url);
+      const transport = new RedisStreamTransport(redis, 'outage:');
+      const mapId = await makeMapId();
+      const relay = relayFor(transport);
+      relay.start();
+      await writeEvents(mapId, 0, 10);
+      await waitFor(async () => (await unpublished()) === 0);
+      await own.stop();
+      await writeEvents(mapId, 10, 30); // writes succeed while Redis is down
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await unpublished()).toBeGreaterThan(0);
+      await own.start();
+      await waitFor(async () => (await unpublished()) === 0, 20_000);
+      const events = await transport.range(mapId, null, 1000);
+      expect(events.map((e) => e.payload.n)).toEqual([...Array(40).keys()]);
+      expectStrictlyIncreasing(events);
+    } finally {
+      await own.destroy();
+    }
+  }, 60_000);
+
+  it('survives a crash between publishing and marking: the restarted relay neither loses nor repeats events', async () => {
+    const redis = await redisClient();
+    const real = new RedisStreamTransport(redis, `${uniqueName('crash')}:`);
+    const mapId = await makeMapId();
+    await writeEvents(mapId, 0, 25);
+    // A transport that dies right after its second publish has reached Redis, like a process killed
+    // mid-batch before it could mark the rows published.
+    let publishes = 0;
+    const crashing: EventTransport = {
+      emitter: real.emitter,
+      lastId: (m) => real.lastId(m),
+      range: (m, a, c) => real.range(m, a, c),
+      rangeAll: (c) => real.rangeAll(c),
+      async publish(m, evs) {
+        const n = await real.publish(m, evs);
+        if (++publishes === 2) throw new Error('killed');
+        return n;
+      },
+    };
+    const first = relayFor(crashing, { batchSize: 10 });
+    await expect(first.drainOnce()).rejects.toThrow('killed');
+    await first.stop();
+    expect(await unpublished()).toBeGreaterThan(0);
+    const second = relayFor(real, { batchSize: 10 });
+    await second.drainOnce();
+    const events = await real.range(mapId, null, 100);
+    expect(events.map((e) => e.payload.n)).toEqual([...Array(25).keys()]);
+    expect(new Set(events.map((e) => e.id)).size).toBe(25);
+    expectStrictlyIncreasing(events);
+    expect(await unpublished()).toBe(0);
+  });
+
+  it('runs one active relay per partition when two race, keeps order, and fails over', async () => {
+    const redis = await redisClient();
+    const transport = new RedisStreamTransport(redis, `${uniqueName('race')}:`);
+    const mapId = await makeMapId();
+    const a = relayFor(transport);
+    const b = relayFor(transport);
+    a.start();
+    b.start();
+    await waitFor(async () => a.heldPartitions().length + b.heldPartitions().length === 1);
+    await writeEvents(mapId, 0, 30);
+    await waitFor(async () => (await unpublished()) === 0);
+    expect(a.heldPartitions().length + b.heldPartitions().length).toBe(1);
+    const [holder, other] = a.heldPartitions().length ? [a, b] : [b, a];
+    await holder.stop();
+    await waitFor(async () => other.heldPartitions().length === 1, 10_000);
+    await writeEvents(mapId, 30, 10);
+    await waitFor(async () => (await unpublished()) === 0);
+    const events = await transport.range(mapId, null, 1000);
+    expect(events.map((e) => e.payload.n)).toEqual([...Array(40).keys()]);
+    expectStrictlyIncreasing(events);
+  }, 60_000);
+
+  it('10 concurrent writers making 1,000 changes on one map: ids strictly increasing, every change once', async () => {
+    const redis = await redisClient();
+    const transport = new RedisStreamTransport(redis, `${uniqueName('load')}:`);
+    const mapId = await makeMapId();
+    const content = new MapContentService();
+    await db.orm.em.fork().getConnection().execute(
+      `insert into solar_systems (solar_system_id, solar_system_name, solar_system_name_lc, region_id, region_name, constellation_id,
+         constellation_name, true_security, security, system_class, class_title, type_description, sun_type_id)
+       values (30000142, 'Jita', 'jita', 10000002, 'The Forge', 20000020, 'Kimotoro', 0.9459, '0.9', 7, '0.9', 'High-sec', 3796),
+              (30000144, 'Perimeter', 'perimeter', 10000002, 'The Forge', 20000020, 'Kimotoro', 0.9, '0.9', 7, '0.9', 'High-sec', 3796)
+       on conflict do nothing`,
+    );
+    await content.addSystem(db.orm.em.fork(), mapId, { solarSystemId: 30000142 });
+    await content.addSystem(db.orm.em.fork(), mapId, { solarSystemId: 30000144 });
+    const relay = relayFor(transport, { batchSize: 500 });
+    relay.start();
+    const created: string[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let i = 0; i < 100; i++) {
+          created.push(await content.addConnection(db.orm.em.fork(), mapId, { solarSystemSource: 30000142, solarSystemTarget: 30000144, massStatus: i % 3 }));
+        }
+      }),
+    );
+    await waitFor(async () => (await unpublished()) === 0, 60_000);
+    const events = await transport.range(mapId, null, 5000);
+    expectStrictlyIncreasing(events);
+    const connectionEvents = events.filter((e) => e.type === 'connection_added');
+    expect(connectionEvents).toHaveLength(1000);
+    expect(new Set(connectionEvents.map((e) => e.payload.connection_id))).toEqual(new Set(created));
+    expect(events.filter((e) => e.type === 'add_system')).toHaveLength(2);
+  }, 120_000);
+});
