@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
+import { spawn } from 'node:child_process';
 import { decodeTime } from 'ulid';
 import { createTestDb, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
@@ -200,6 +201,36 @@ describe('event relay', () => {
     expect(await unpublished()).toBe(0);
   });
 
+  it('loses and repeats nothing when a relay process is killed (SIGKILL) mid-batch and another takes over', async () => {
+    const redis = await redisClient();
+    const prefix = `${uniqueName('kill')}:`;
+    const transport = new RedisStreamTransport(redis, prefix);
+    const mapId = await makeMapId();
+    const total = 1500;
+    await db.orm.em.fork().getConnection().execute(
+      `insert into map_events (map_id, type, payload) select ?, 'map_kill', jsonb_build_object('n', g) from generate_series(0, ?) g`,
+      [mapId, total - 1],
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/relay-process.ts'], {
+      env: { ...process.env, DATABASE_URL: db.databaseUrl, DATABASE_SCHEMA: db.schema, REDIS_URL: TEST_REDIS_URL, PREFIX: prefix, BATCH: '25' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((r) => child.once('exit', r));
+    // Kill it once it is well into the work, while batches are in flight.
+    await waitFor(async () => ((await redis.xLen(transport.mapKey(mapId))) as number) >= 300, 30_000);
+    child.kill('SIGKILL');
+    await exited;
+    expect(await unpublished()).toBeGreaterThan(0);
+    const successor = relayFor(transport, { batchSize: 200 });
+    successor.start();
+    await waitFor(async () => (await unpublished()) === 0, 30_000);
+    const events = await transport.range(mapId, null, total + 10);
+    expect(events).toHaveLength(total);
+    expect(events.map((e) => e.payload.n)).toEqual([...Array(total).keys()]);
+    expect(new Set(events.map((e) => e.id)).size).toBe(total);
+    expectStrictlyIncreasing(events);
+  }, 90_000);
+
   it('runs one active relay per partition when two race, keeps order, and fails over', async () => {
     const redis = await redisClient();
     const transport = new RedisStreamTransport(redis, `${uniqueName('race')}:`);
@@ -222,9 +253,12 @@ describe('event relay', () => {
     expectStrictlyIncreasing(events);
   }, 60_000);
 
-  it('10 concurrent writers making 1,000 changes on one map: ids strictly increasing, every change once', async () => {
-    const redis = await redisClient();
-    const transport = new RedisStreamTransport(redis, `${uniqueName('load')}:`);
+  it.each([
+    ['Redis Streams', 100],
+    ['the in-process transport', 30],
+  ])('10 concurrent writers on one map through %s: ids strictly increasing, every change once', async (kind, perWriter) => {
+    const transport: EventTransport =
+      kind === 'Redis Streams' ? new RedisStreamTransport(await redisClient(), `${uniqueName('load')}:`) : new MemoryTransport();
     const mapId = await makeMapId();
     const content = new MapContentService();
     await db.orm.em.fork().getConnection().execute(
@@ -241,7 +275,7 @@ describe('event relay', () => {
     const created: string[] = [];
     await Promise.all(
       Array.from({ length: 10 }, async () => {
-        for (let i = 0; i < 100; i++) {
+        for (let i = 0; i < perWriter; i++) {
           created.push(await content.addConnection(db.orm.em.fork(), mapId, { solarSystemSource: 30000142, solarSystemTarget: 30000144, massStatus: i % 3 }));
         }
       }),
@@ -250,7 +284,7 @@ describe('event relay', () => {
     const events = await transport.range(mapId, null, 5000);
     expectStrictlyIncreasing(events);
     const connectionEvents = events.filter((e) => e.type === 'connection_added');
-    expect(connectionEvents).toHaveLength(1000);
+    expect(connectionEvents).toHaveLength(10 * perWriter);
     expect(new Set(connectionEvents.map((e) => e.payload.connection_id))).toEqual(new Set(created));
     expect(events.filter((e) => e.type === 'add_system')).toHaveLength(2);
   }, 120_000);
