@@ -47,7 +47,7 @@ export class AdminService {
     const ctx = em.getTransactionContext();
     const users = await conn.execute<{ id: string; name: string; main_eve_id: string | null; inserted_at: string; updated_at: string }[]>(
       `select u.id, u.name, main.eve_id as main_eve_id, ${tsMicro('u.inserted_at')} as inserted_at, ${tsMicro('u.updated_at')} as updated_at
-       from users u left join characters main on main.id = u.main_character_id where u.id = ?`,
+       from users u left join characters main on main.id = u.main_character_id and main.user_id = u.id where u.id = ?`,
       [id],
       'all',
       ctx,

@@ -13,12 +13,13 @@ import type {
   UserCharactersDto,
 } from './map.dto.js';
 import type { AclListItemDto } from '../acls/acl.dto.js';
+import type { SignatureDto } from './map-edit.dto.js';
 
-const SYSTEM_COLUMNS = `s.id, s.name, s.status::int as status, s.tag, s.visible, s.description, s.labels,
+export const SYSTEM_COLUMNS = `s.id, s.name, s.status::int as status, s.tag, s.visible, s.description, s.labels,
   ${tsMicro('s.inserted_at')} as inserted_at, ${tsMicro('s.updated_at')} as updated_at, s.locked,
   s.solar_system_id, s.map_id, s.custom_name, s.position_x, s.position_y`;
 
-const CONNECTION_COLUMNS = `c.id, c.type::int as type, c.mass_status::int as mass_status, c.ship_size_type::int as ship_size_type,
+export const CONNECTION_COLUMNS = `c.id, c.type::int as type, c.mass_status::int as mass_status, c.ship_size_type::int as ship_size_type,
   c.time_status::int as time_status, c.map_id, ${tsMicro('c.inserted_at')} as inserted_at, ${tsMicro('c.updated_at')} as updated_at,
   c.solar_system_source, c.solar_system_target, c.wormhole_type`;
 
@@ -35,6 +36,9 @@ const KILL_COLUMNS = `k.killmail_id::float8 as killmail_id, ${tsSeconds('k.kill_
 export const STRUCTURE_COLUMNS = `st.id, st.system_id, st.solar_system_id, st.solar_system_name, st.structure_type_id, st.structure_type,
   st.character_eve_id, st.name, st.notes, st.owner_name, st.owner_ticker, st.owner_id, st.status,
   ${tsMicro('st.end_time')} as end_time, ${tsMicro('st.inserted_at')} as inserted_at, ${tsMicro('st.updated_at')} as updated_at`;
+
+export const SIGNATURE_COLUMNS = `sg.id, sg.solar_system_id, sg.eve_id as signature_id, sg.name, sg.kind, sg.group_name as "group", sg.type,
+  sg.description, sg.character_eve_id, sg.linked_system_id, ${tsMicro('sg.inserted_at')} as inserted_at, ${tsMicro('sg.updated_at')} as updated_at`;
 
 export function toCharacterDto(row: Record<string, unknown>, prefix = ''): CharacterDto {
   return {
@@ -115,7 +119,8 @@ export class MapDataService {
 
   /**
    * Activity summed per user (characters without a user stand alone); the group is shown as the
-   * user's main character, else its most active character. `days` limits to the last N days.
+   * user's main character (even when only the user's other characters have activity in the window),
+   * else its most active character. `days` limits to the last N days.
    */
   async characterActivity(em: EntityManager, mapId: string, days?: number): Promise<CharacterActivityDto[]> {
     const rows = await em.getConnection().execute<Record<string, unknown>[]>(
@@ -126,16 +131,17 @@ export class MapDataService {
          where a.map_id = ? ${days !== undefined ? `and a.day >= (now() at time zone 'UTC')::date - (? - 1)` : ''}
          group by a.character_id
        ), grouped as (
-         select coalesce(ch.user_id::text, ch.id::text) as group_key, pc.*, ch.user_id,
+         select coalesce(ch.user_id::text, ch.id::text) as group_key, pc.*, ch.user_id, main.id as main_id,
                 row_number() over (partition by coalesce(ch.user_id::text, ch.id::text)
                   order by (u.main_character_id = ch.id) desc nulls last, pc.passages + pc.connections + pc.signatures desc, ch.name) as rank
          from per_character pc
          join characters ch on ch.id = pc.character_id
          left join users u on u.id = ch.user_id
+         left join characters main on main.id = u.main_character_id and main.user_id = u.id
        )
        select g.group_key, sum(g.passages)::int as passages, sum(g.connections)::int as connections, sum(g.signatures)::int as signatures,
               ${tsSeconds('max(g.last_at)')} as timestamp,
-              (array_agg(g.character_id order by g.rank))[1] as character_id
+              coalesce((array_agg(g.main_id))[1], (array_agg(g.character_id order by g.rank))[1]) as character_id
        from grouped g group by g.group_key`,
       days !== undefined ? [mapId, days] : [mapId],
     );
@@ -164,7 +170,7 @@ export class MapDataService {
        from map_characters mc
        join characters ch on ch.id = mc.character_id
        left join users u on u.id = ch.user_id
-       left join characters main on main.id = u.main_character_id
+       left join characters main on main.id = u.main_character_id and main.user_id = u.id
        where mc.map_id = ? order by ch.name, ch.eve_id`,
       [mapId],
     );
@@ -199,6 +205,20 @@ export class MapDataService {
       .execute<StructureTimerDto[]>(`select ${STRUCTURE_COLUMNS} from map_structures st where st.map_id = ? order by st.solar_system_name, st.name, st.id`, [
         mapId,
       ]);
+  }
+
+  /**
+   * Signatures of the map's visible systems (the /api/maps/{id}/signatures collection), by system
+   * then signature id; `solarSystemId` keeps one system's.
+   */
+  async signatures(em: EntityManager, mapId: string, solarSystemId?: number): Promise<SignatureDto[]> {
+    return em.getConnection().execute<SignatureDto[]>(
+      `select ${SIGNATURE_COLUMNS} from map_signatures sg
+       join map_systems s on s.id = sg.system_id and s.visible
+       where sg.map_id = ? ${solarSystemId !== undefined ? 'and sg.solar_system_id = ?' : ''}
+       order by sg.solar_system_id, sg.eve_id`,
+      solarSystemId !== undefined ? [mapId, solarSystemId] : [mapId],
+    );
   }
 
   /** ACLs linked to the map, in list form (owner_eve_id, no members, no api_key). */
