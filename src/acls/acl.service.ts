@@ -134,12 +134,14 @@ export class AclService {
       if (existing.length) throw new ConflictError('member_exists', 'This ACL already has a member with that id');
       const name = fields.name?.trim() || (await this.displayName(tx, type, eveId));
       const rows = await conn.execute<MemberRow[]>(
-        `insert into acl_members as m (acl_id, name, role, ${column}) values (?, ?, ?, ?) returning ${MEMBER_COLUMNS}`,
+        `insert into acl_members as m (acl_id, name, role, ${column}) values (?, ?, ?, ?) on conflict do nothing returning ${MEMBER_COLUMNS}`,
         [aclId, name, fields.role, eveId],
         'all',
         ctx,
       );
-      const member = rows[0]!;
+      // A concurrent add of the same member won the race: same answer as the check above.
+      const member = rows[0];
+      if (!member) throw new ConflictError('member_exists', 'This ACL already has a member with that id');
       await this.emit(tx, aclId, 'acl_member_added', member);
       return toMemberDto(member);
     });

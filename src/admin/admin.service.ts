@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateToken, hashToken } from '../crypto.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { tsMicro, UUID_RE } from '../db/sql.js';
 import { CHARACTER_COLUMNS, toCharacterDto } from '../maps/map-data.service.js';
 import type { TrackedCharacterDto } from '../maps/map.dto.js';
@@ -19,6 +19,13 @@ import type {
 const MAP_COLUMNS = `m.id, m.slug, m.name, m.description, o.eve_id as owner_eve_id, m.webhooks_enabled,
   ${tsMicro('m.inserted_at')} as inserted_at, ${tsMicro('m.updated_at')} as updated_at`;
 
+/** Trimmed text that must not be blank (the schema's minLength counts spaces). */
+function nonBlank(value: string, field: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new ValidationError([{ field, message: 'must not be blank' }]);
+  return trimmed;
+}
+
 const KEY_COLUMNS = `k.id, k.map_id, ch.eve_id as character_eve_id, k.name, k.prefix,
   ${tsMicro('k.revoked_at')} as revoked_at, ${tsMicro('k.inserted_at')} as inserted_at`;
 
@@ -32,7 +39,7 @@ export class AdminService {
   constructor(private readonly onKeysChanged: () => void = () => {}) {}
 
   async createUser(em: EntityManager, name: string): Promise<UserDto> {
-    const rows = await em.getConnection().execute<{ id: string }[]>('insert into users (name) values (?) returning id', [name.trim()]);
+    const rows = await em.getConnection().execute<{ id: string }[]>('insert into users (name) values (?) returning id', [nonBlank(name, 'name')]);
     return this.getUser(em, rows[0]!.id);
   }
 
@@ -89,6 +96,8 @@ export class AdminService {
 
   /** Creates or updates a character by eve_id. */
   async upsertCharacter(em: EntityManager, req: UpsertCharacterRequest): Promise<AdminCharacterDto> {
+    const name = nonBlank(req.name, 'name');
+    const corporationTicker = nonBlank(req.corporation_ticker, 'corporation_ticker');
     if (req.user_id) await this.getUser(em, req.user_id);
     const userProvided = req.user_id !== undefined;
     const rows = await em.getConnection().execute<Record<string, unknown>[]>(
@@ -101,9 +110,9 @@ export class AdminService {
        returning ch.id, ch.user_id, ${CHARACTER_COLUMNS}`,
       [
         req.eve_id,
-        req.name.trim(),
+        name,
         req.corporation_id,
-        req.corporation_ticker.trim(),
+        corporationTicker,
         req.alliance_id ?? null,
         req.alliance_ticker ?? null,
         req.user_id ?? null,
@@ -122,6 +131,7 @@ export class AdminService {
 
   /** Creates a map and its first key, bound to the owner character; the key is returned once. */
   async createMap(em: EntityManager, req: CreateMapRequest): Promise<CreatedMapDto> {
+    const name = nonBlank(req.name, 'name');
     return em.transactional(async (tx) => {
       const conn = tx.getConnection();
       const ctx = tx.getTransactionContext();
@@ -129,12 +139,14 @@ export class AdminService {
       const taken = await conn.execute<unknown[]>('select 1 from maps where slug = ?', [req.slug], 'all', ctx);
       if (taken.length) throw new ConflictError('slug_taken', 'A map with this slug already exists');
       const rows = await conn.execute<{ id: string }[]>(
-        'insert into maps (slug, name, description, owner_character_id) values (?, ?, ?, ?) returning id',
-        [req.slug, req.name.trim(), req.description ?? null, owner],
+        'insert into maps (slug, name, description, owner_character_id) values (?, ?, ?, ?) on conflict (slug) do nothing returning id',
+        [req.slug, name, req.description ?? null, owner],
         'all',
         ctx,
       );
-      const mapId = rows[0]!.id;
+      // A concurrent create with the same slug won the race: same answer as the check above.
+      const mapId = rows[0]?.id;
+      if (!mapId) throw new ConflictError('slug_taken', 'A map with this slug already exists');
       const key = await this.insertKey(tx, mapId, owner, 'owner');
       return { map: await this.getMap(tx, mapId), api_key: key };
     });
