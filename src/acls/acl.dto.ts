@@ -60,6 +60,11 @@ export interface CreateAclFields {
   owner_eve_id: string;
 }
 
+/**
+ * @example {
+ *   "acl": { "name": "Home corp", "description": "Members of the home corporation", "owner_eve_id": "2112000001" }
+ * }
+ */
 export interface CreateAclRequest {
   acl: CreateAclFields;
 }
@@ -71,6 +76,9 @@ export interface UpdateAclFields {
   description?: string | null;
 }
 
+/**
+ * @example { "acl": { "name": "Home corp and friends", "description": "Blues included" } }
+ */
 export interface UpdateAclRequest {
   acl: UpdateAclFields;
 }
@@ -91,6 +99,10 @@ export interface CreateAclMemberFields {
   name?: string;
 }
 
+/**
+ * Exactly one of `eve_character_id`, `eve_corporation_id`, `eve_alliance_id`.
+ * @example { "member": { "eve_character_id": "2112000001", "role": "admin" } }
+ */
 export interface CreateAclMemberRequest {
   member: CreateAclMemberFields;
 }
@@ -100,6 +112,9 @@ export interface UpdateAclMemberFields {
   role: string;
 }
 
+/**
+ * @example { "member": { "role": "viewer" } }
+ */
 export interface UpdateAclMemberRequest {
   member: UpdateAclMemberFields;
 }

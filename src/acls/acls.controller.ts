@@ -21,16 +21,28 @@ import type {
 @Route('api/map/acls')
 @Tags('ACLs')
 @Security('map_key')
-@Response<ErrorResponse>(400, 'Missing map selector or invalid body')
-@Response<ErrorResponse>(401, 'Token missing or invalid')
-@Response<ErrorResponse>(404, 'Unknown map')
-@Response<ErrorResponse>(429, 'Rate limit exceeded')
+@Response<ErrorResponse>(400, 'Missing map selector or invalid body', {
+  error: 'Map identifier required. Provide `map_id` or `slug`.',
+  code: 'map_identifier_required',
+})
+@Response<ErrorResponse>(401, 'Token missing or invalid', { error: "Missing or invalid 'Bearer' token", code: 'unauthorized' })
+@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', { error: 'Map not found', code: 'map_not_found' })
+@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', { error: 'Too many requests: limit is 100 per minute', code: 'rate_limited' })
+@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', {
+  error: 'A backing service is unavailable, retry later',
+  code: 'dependency_unavailable',
+})
 export class MapAclsController extends Controller {
   constructor(private readonly deps: AppDeps) {
     super();
   }
 
-  /** ACLs linked to the map, in list form (owner_eve_id; no members, no api_key). */
+  /**
+   * ACLs linked to the map, in list form (owner_eve_id; no members, no api_key).
+   * @summary ACLs of the map
+   * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
+   * @param slug Map slug; give `map_id` or `slug`.
+   */
   @Get()
   public async listMapAcls(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<AclListItemDto[]>> {
     const em = this.deps.em();
@@ -41,9 +53,16 @@ export class MapAclsController extends Controller {
   /**
    * Creates an ACL owned by the character `owner_eve_id`, links it to the map and returns it with its
    * newly generated `api_key` and no members.
+   * @summary Create an ACL for the map
+   * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
+   * @param slug Map slug; give `map_id` or `slug`.
    */
   @Post()
-  @Response<ErrorResponse>(400, 'Character not found: The provided owner_eve_id does not match any existing character')
+  @Response<ErrorResponse>(400, 'Missing map selector, invalid body, or unknown owner_eve_id', {
+    error: 'Character not found: The provided owner_eve_id does not match any existing character',
+    code: 'owner_not_found',
+    details: [{ field: 'acl.owner_eve_id', message: 'no character has this eve_id' }],
+  })
   public async createMapAcl(
     @Request() req: ExRequest,
     @Body() body: CreateAclRequest,
@@ -65,42 +84,72 @@ function aclIdOf(id: string): string {
 @Route('api/acls')
 @Tags('ACLs')
 @Security('acl_key')
-@Response<ErrorResponse>(401, 'Token missing or invalid')
-@Response<ErrorResponse>(404, 'ACL not found')
-@Response<ErrorResponse>(429, 'Rate limit exceeded')
+@Response<ErrorResponse>(401, 'Token missing or invalid', { error: "Missing or invalid 'Bearer' token", code: 'unauthorized' })
+@Response<ErrorResponse>(404, 'Unknown ACL, or an ACL this key does not belong to', { error: 'ACL not found', code: 'acl_not_found' })
+@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', { error: 'Too many requests: limit is 100 per minute', code: 'rate_limited' })
+@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', {
+  error: 'A backing service is unavailable, retry later',
+  code: 'dependency_unavailable',
+})
 export class AclsController extends Controller {
   constructor(private readonly deps: AppDeps) {
     super();
   }
 
-  /** The ACL with its members. */
+  /**
+   * The ACL with its members.
+   * @summary Get the ACL
+   * @param id ACL id (UUID) of the ACL whose API key is used.
+   */
   @Get('{id}')
   public async getAcl(@Request() req: ExRequest, @Path() id: string): Promise<DataResponse<AclDto>> {
     return { data: await this.deps.acls.get(this.deps.em(), principalOf(req, 'acl_key').aclId, aclIdOf(id)) };
   }
 
-  /** Updates name and/or description. */
+  /**
+   * Updates name and/or description; answers the ACL with its members.
+   * @summary Update the ACL
+   * @param id ACL id (UUID) of the ACL whose API key is used.
+   */
   @Put('{id}')
-  @Response<ErrorResponse>(400, 'Invalid body')
+  @Response<ErrorResponse>(400, 'Invalid body', {
+    error: 'Request validation failed',
+    code: 'validation_failed',
+    details: [{ field: 'acl.name', message: 'must not be blank' }],
+  })
   public async updateAcl(@Request() req: ExRequest, @Path() id: string, @Body() body: UpdateAclRequest): Promise<DataResponse<AclDto>> {
     return { data: await this.deps.acls.update(this.deps.em(), principalOf(req, 'acl_key').aclId, aclIdOf(id), body.acl) };
   }
 
-  /** Adds a character, corporation or alliance member (exactly one id). */
+  /**
+   * Adds a character, corporation or alliance member: exactly one of `eve_character_id`,
+   * `eve_corporation_id`, `eve_alliance_id`, and a `role`.
+   * @summary Add a member
+   * @param acl_id ACL id (UUID) of the ACL whose API key is used.
+   */
   @Post('{acl_id}/members')
-  @Response<ErrorResponse>(400, 'Invalid body, role not allowed for the member type')
-  @Response<ErrorResponse>(409, 'Duplicate member')
+  @Response<ErrorResponse>(400, 'Invalid body, role not allowed for the member type', {
+    error: 'Request validation failed',
+    code: 'validation_failed',
+    details: [{ field: 'member', message: 'exactly one of eve_character_id, eve_corporation_id, eve_alliance_id is required' }],
+  })
+  @Response<ErrorResponse>(409, 'The ACL already has this member', { error: 'This ACL already has a member with that id', code: 'member_exists' })
   public async addAclMember(@Request() req: ExRequest, @Path() acl_id: string, @Body() body: CreateAclMemberRequest): Promise<DataResponse<AclMemberDto>> {
     return { data: await this.deps.acls.addMember(this.deps.em(), principalOf(req, 'acl_key').aclId, aclIdOf(acl_id), body.member) };
   }
 
   /**
    * Changes a member's role.
+   * @summary Change a member's role
+   * @param acl_id ACL id (UUID) of the ACL whose API key is used.
    * @param member_id External character, corporation or alliance id used when the membership was created.
    */
   @Put('{acl_id}/members/{member_id}')
-  @Response<ErrorResponse>(400, 'Invalid body')
-  @Response<ErrorResponse>(404, 'Membership not found for given ACL and external id')
+  @Response<ErrorResponse>(400, 'Invalid body or role not allowed for the member type')
+  @Response<ErrorResponse>(404, 'Unknown ACL, or no member with this external id', {
+    error: 'Membership not found for given ACL and external id',
+    code: 'member_not_found',
+  })
   public async updateAclMember(
     @Request() req: ExRequest,
     @Path() acl_id: string,
@@ -114,10 +163,15 @@ export class AclsController extends Controller {
 
   /**
    * Removes a member. Answers `{"ok": true}`, not wrapped in `data`.
+   * @summary Remove a member
+   * @param acl_id ACL id (UUID) of the ACL whose API key is used.
    * @param member_id External character, corporation or alliance id used when the membership was created.
    */
   @Delete('{acl_id}/members/{member_id}')
-  @Response<ErrorResponse>(404, 'Membership not found for given ACL and external id')
+  @Response<ErrorResponse>(404, 'Unknown ACL, or no member with this external id', {
+    error: 'Membership not found for given ACL and external id',
+    code: 'member_not_found',
+  })
   public async deleteAclMember(@Request() req: ExRequest, @Path() acl_id: string, @Path() member_id: string): Promise<OkResponse> {
     await this.deps.acls.removeMember(this.deps.em(), principalOf(req, 'acl_key').aclId, aclIdOf(acl_id), member_id);
     return { ok: true };

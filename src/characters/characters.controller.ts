@@ -16,12 +16,20 @@ export class CharactersController extends Controller {
   /**
    * Every character known to the service; `eve_id` is the id used in ACL operations. Accepts any valid
    * map key or ACL key. Switched off by `SERVICE_CHARACTER_API_DISABLED=true` (403).
+   * @summary Characters known to the service
    */
   @Get()
   @Security('any_key')
-  @Response<ErrorResponse>(401, 'Token missing or invalid')
-  @Response<ErrorResponse>(403, 'The character API is disabled on this server')
-  @Response<ErrorResponse>(429, 'Rate limit exceeded')
+  @Response<ErrorResponse>(401, 'Token missing or invalid', { error: "Missing or invalid 'Bearer' token", code: 'unauthorized' })
+  @Response<ErrorResponse>(403, 'The character API is disabled on this server', {
+    error: 'The character API is disabled on this server',
+    code: 'character_api_disabled',
+  })
+  @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', { error: 'Too many requests: limit is 100 per minute', code: 'rate_limited' })
+  @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', {
+    error: 'A backing service is unavailable, retry later',
+    code: 'dependency_unavailable',
+  })
   public async listCharacters(): Promise<DataResponse<CharacterDto[]>> {
     if (this.deps.config.characterApiDisabled) {
       throw new ForbiddenError('character_api_disabled', 'The character API is disabled on this server');

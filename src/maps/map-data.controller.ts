@@ -23,11 +23,17 @@ import { UUID_RE } from '../db/sql.js';
 @Route('api/map')
 @Tags('Map data')
 @Security('map_key')
-@Response<ErrorResponse>(400, 'Missing map selector, malformed parameter')
-@Response<ErrorResponse>(401, 'Token missing or invalid')
-@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to')
-@Response<ErrorResponse>(429, 'Rate limit exceeded')
-@Response<ErrorResponse>(503, 'Database unavailable')
+@Response<ErrorResponse>(400, 'Missing map selector, malformed parameter', {
+  error: 'Map identifier required. Provide `map_id` or `slug`.',
+  code: 'map_identifier_required',
+})
+@Response<ErrorResponse>(401, 'Token missing or invalid', { error: "Missing or invalid 'Bearer' token", code: 'unauthorized' })
+@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', { error: 'Map not found', code: 'map_not_found' })
+@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', { error: 'Too many requests: limit is 100 per minute', code: 'rate_limited' })
+@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', {
+  error: 'A backing service is unavailable, retry later',
+  code: 'dependency_unavailable',
+})
 export class MapDataController extends Controller {
   constructor(private readonly deps: AppDeps) {
     super();
@@ -35,8 +41,9 @@ export class MapDataController extends Controller {
 
   /**
    * Systems on the map: visible ones, or all (hidden too) with `all=true`.
-   * @param map_id Map UUID.
-   * @param slug Map slug.
+   * @summary Systems of the map
+   * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
+   * @param slug Map slug; give `map_id` or `slug`.
    * @param all When true, hidden systems are included.
    */
   @Get('systems')
@@ -53,13 +60,16 @@ export class MapDataController extends Controller {
 
   /**
    * One system of the map by solar system id.
+   * @summary One system of the map
    * @param id Solar system id.
    * @isInt id
    * @minimum id 0
    * @maximum id 2147483647
+   * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
+   * @param slug Map slug; give `map_id` or `slug`.
    */
   @Get('system')
-  @Response<ErrorResponse>(404, 'System not found')
+  @Response<ErrorResponse>(404, 'Unknown map, or the system is not on the map', { error: 'System not found', code: 'system_not_found' })
   public async getSystem(
     @Request() req: ExRequest,
     @Query() id: number,
@@ -71,7 +81,12 @@ export class MapDataController extends Controller {
     return { data: await this.deps.mapData.system(em, map.id, id) };
   }
 
-  /** Connections between the map's systems. */
+  /**
+   * Connections between the map's systems.
+   * @summary Connections of the map
+   * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
+   * @param slug Map slug; give `map_id` or `slug`.
+   */
   @Get('connections')
   public async getConnections(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<ConnectionDto[]>> {
     const em = this.deps.em();
@@ -79,7 +94,12 @@ export class MapDataController extends Controller {
     return { data: await this.deps.mapData.connections(em, map.id) };
   }
 
-  /** Characters tracked on the map. */
+  /**
+   * Characters tracked on the map.
+   * @summary Tracked characters
+   * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
+   * @param slug Map slug; give `map_id` or `slug`.
+   */
   @Get('characters')
   public async getCharacters(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<TrackedCharacterDto[]>> {
     const em = this.deps.em();
@@ -89,6 +109,9 @@ export class MapDataController extends Controller {
 
   /**
    * Kills per visible system, newest first.
+   * @summary Kills per system
+   * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
+   * @param slug Map slug; give `map_id` or `slug`.
    * @param hours Only kills of the last N hours.
    * @isInt hours
    * @minimum hours 1
@@ -108,6 +131,9 @@ export class MapDataController extends Controller {
 
   /**
    * Character activity summed per user; the whole history unless `days` is given.
+   * @summary Character activity
+   * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
+   * @param slug Map slug; give `map_id` or `slug`.
    * @param days Only activity of the last N days (today counts as one).
    * @isInt days
    * @minimum days 1
@@ -125,7 +151,12 @@ export class MapDataController extends Controller {
     return { data: await this.deps.mapData.characterActivity(em, map.id, days) };
   }
 
-  /** The map's characters grouped by user, with the user's main character. */
+  /**
+   * The map's characters grouped by user, with the user's main character.
+   * @summary Characters grouped by user
+   * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
+   * @param slug Map slug; give `map_id` or `slug`.
+   */
   @Get('user_characters')
   public async getUserCharacters(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<UserCharactersDto[]>> {
     const em = this.deps.em();
@@ -135,6 +166,9 @@ export class MapDataController extends Controller {
 
   /**
    * Structure timers: structures Anchoring or Reinforced with an end time, soonest first.
+   * @summary Structure timers
+   * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
+   * @param slug Map slug; give `map_id` or `slug`.
    * @param system_id Only timers of this map system (record id).
    */
   @Get('structure-timers')

@@ -14,7 +14,8 @@ export class StaticInfoController extends Controller {
   }
 
   /**
-   * Static information of a solar system.
+   * Static information of a solar system. Needs no token.
+   * @summary Static information of a solar system
    * @param id Solar system id.
    * @isInt id
    * @minimum id 0
@@ -22,8 +23,15 @@ export class StaticInfoController extends Controller {
    */
   @Get('system-static-info')
   @Response<ErrorResponse>(400, 'Missing or non-integer id')
-  @Response<ErrorResponse>(404, 'Unknown solar system')
-  @Response<ErrorResponse>(429, 'Rate limit exceeded')
+  @Response<ErrorResponse>(404, 'Unknown solar system', { error: 'System not found', code: 'system_not_found' })
+  @Response<ErrorResponse>(429, 'Rate limit exceeded, per client address (see Retry-After)', {
+    error: 'Too many requests: limit is 100 per minute',
+    code: 'rate_limited',
+  })
+  @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', {
+    error: 'A backing service is unavailable, retry later',
+    code: 'dependency_unavailable',
+  })
   public async getSystemStaticInfo(@Query() id: number): Promise<DataResponse<SystemStaticInfoDto>> {
     const info = await this.deps.staticInfo.getSystemStaticInfo(id);
     if (!info) throw new NotFoundError('System not found', 'system_not_found');

@@ -1,0 +1,331 @@
+/**
+ * The OpenAPI document: served at /api/openapi.json, documents every endpoint of spec 4.1–4.4 with
+ * parameters, a 200 schema, error responses and its security, and the committed generated files are
+ * what tsoa produces from the controllers today.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startTestServer, type TestServer } from '../support/app.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const GENERATED = path.join(ROOT, 'src/api/generated');
+
+/* ---------- a small OpenAPI model, only what the assertions read ---------- */
+
+interface SchemaObject {
+  $ref?: string;
+  type?: string;
+  items?: SchemaObject;
+  properties?: Record<string, SchemaObject>;
+  required?: string[];
+  anyOf?: SchemaObject[];
+  allOf?: SchemaObject[];
+}
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: SchemaObject;
+}
+interface MediaType {
+  schema?: SchemaObject;
+}
+interface ResponseObject {
+  description?: string;
+  content?: Record<string, MediaType>;
+}
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content?: Record<string, MediaType> };
+  responses: Record<string, ResponseObject>;
+  security?: Record<string, string[]>[];
+}
+interface OpenApiDoc {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, SchemaObject>; securitySchemes: Record<string, { type: string; scheme?: string }> };
+  security?: Record<string, string[]>[];
+}
+
+/* ---------- the endpoints of spec 4.1–4.4 ---------- */
+
+type Auth = 'map_key' | 'acl_key' | 'any_key' | null;
+interface Expected {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  auth: Auth;
+  /** Parameters besides the map selector: name → [in, required]. */
+  params?: Record<string, ['query' | 'path', boolean]>;
+  /** The map selector (map_id and slug, both optional query parameters). */
+  selector?: boolean;
+  body?: boolean;
+  /** Name of the property of the 200 body and whether it is an array. */
+  ok: { prop: 'data' | 'ok'; array?: boolean };
+}
+
+const ENDPOINTS: Expected[] = [
+  // 4.1 map data
+  { method: 'get', path: '/api/map/systems', auth: 'map_key', selector: true, params: { all: ['query', false] }, ok: { prop: 'data', array: true } },
+  { method: 'get', path: '/api/map/system', auth: 'map_key', selector: true, params: { id: ['query', true] }, ok: { prop: 'data', array: false } },
+  { method: 'get', path: '/api/map/connections', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
+  { method: 'get', path: '/api/map/characters', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
+  { method: 'get', path: '/api/map/systems-kills', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
+  { method: 'get', path: '/api/map/character-activity', auth: 'map_key', selector: true, params: { days: ['query', false] }, ok: { prop: 'data', array: true } },
+  { method: 'get', path: '/api/map/user_characters', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
+  { method: 'get', path: '/api/map/structure-timers', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
+  { method: 'get', path: '/api/map/acls', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
+  // 4.2 common data
+  { method: 'get', path: '/api/common/system-static-info', auth: null, params: { id: ['query', true] }, ok: { prop: 'data', array: false } },
+  // 4.3 characters
+  { method: 'get', path: '/api/characters', auth: 'any_key', ok: { prop: 'data', array: true } },
+  // 4.4 ACLs and members
+  { method: 'post', path: '/api/map/acls', auth: 'map_key', selector: true, body: true, ok: { prop: 'data', array: false } },
+  { method: 'get', path: '/api/acls/{id}', auth: 'acl_key', params: { id: ['path', true] }, ok: { prop: 'data', array: false } },
+  { method: 'put', path: '/api/acls/{id}', auth: 'acl_key', params: { id: ['path', true] }, body: true, ok: { prop: 'data', array: false } },
+  { method: 'post', path: '/api/acls/{acl_id}/members', auth: 'acl_key', params: { acl_id: ['path', true] }, body: true, ok: { prop: 'data', array: false } },
+  {
+    method: 'put',
+    path: '/api/acls/{acl_id}/members/{member_id}',
+    auth: 'acl_key',
+    params: { acl_id: ['path', true], member_id: ['path', true] },
+    body: true,
+    ok: { prop: 'data', array: false },
+  },
+  {
+    method: 'delete',
+    path: '/api/acls/{acl_id}/members/{member_id}',
+    auth: 'acl_key',
+    params: { acl_id: ['path', true], member_id: ['path', true] },
+    ok: { prop: 'ok' },
+  },
+];
+
+const ERROR_REF = '#/components/schemas/ErrorResponse';
+
+function deref(doc: OpenApiDoc, schema: SchemaObject | undefined): SchemaObject | undefined {
+  let s = schema;
+  for (let i = 0; s?.$ref && i < 10; i++) {
+    const name = s.$ref.replace('#/components/schemas/', '');
+    s = doc.components.schemas[name];
+  }
+  return s;
+}
+
+/** First differing line of two texts, for a short failure message. */
+function firstDifference(actual: string, expected: string): string {
+  const a = actual.split('\n');
+  const b = expected.split('\n');
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return `line ${i + 1}:\n    committed:   ${JSON.stringify(b[i] ?? '<end of file>')}\n    regenerated: ${JSON.stringify(a[i] ?? '<end of file>')}`;
+  }
+  return 'no line differs (line endings?)';
+}
+
+describe('GET /api/openapi.json', () => {
+  let t: TestServer;
+  let doc: OpenApiDoc;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    const res = await t.fetch('/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    doc = (await res.json()) as OpenApiDoc;
+  });
+  afterAll(async () => t?.close());
+
+  it('serves the committed OpenAPI 3 document without a token', async () => {
+    expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
+    expect(doc.info.title).toBe('mapintel');
+    const committed = JSON.parse(await readFile(path.join(GENERATED, 'openapi.json'), 'utf8')) as unknown;
+    expect(doc).toEqual(committed);
+  });
+
+  it('serves the explorer at /swaggerui, loading /api/openapi.json', async () => {
+    const res = await t.fetch('/swaggerui/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const init = await t.fetch('/swaggerui/swagger-ui-init.js');
+    expect(init.status).toBe(200);
+    expect(await init.text()).toContain('"url": "/api/openapi.json"');
+  });
+
+  it('declares every security scheme as HTTP bearer and no global requirement', () => {
+    const schemes = doc.components.securitySchemes;
+    expect(Object.keys(schemes).sort()).toEqual(expect.arrayContaining(['acl_key', 'any_key', 'map_key']));
+    for (const [name, scheme] of Object.entries(schemes)) {
+      expect({ name, type: scheme.type, scheme: scheme.scheme?.toLowerCase() }).toEqual({ name, type: 'http', scheme: 'bearer' });
+    }
+    // Security is per operation, so the unauthenticated endpoint stays open.
+    expect(doc.security ?? []).toEqual([]);
+  });
+
+  it('defines the error schema {error, code, details?}', () => {
+    const err = doc.components.schemas.ErrorResponse!;
+    expect(err.type).toBe('object');
+    expect(Object.keys(err.properties ?? {}).sort()).toEqual(['code', 'details', 'error']);
+    expect(err.required?.sort()).toEqual(['code', 'error']);
+    const detail = deref(doc, err.properties!.details!.items);
+    expect(Object.keys(detail?.properties ?? {}).sort()).toEqual(['field', 'message']);
+  });
+
+  describe.each(ENDPOINTS)('$method $path', (e) => {
+    const op = (): Operation => {
+      const found = doc.paths[e.path]?.[e.method];
+      expect(found, `${e.method.toUpperCase()} ${e.path} is missing from the spec`).toBeDefined();
+      return found!;
+    };
+
+    it('is present, described, tagged and has an operation id', () => {
+      const o = op();
+      expect(o.operationId).toBeTruthy();
+      expect(o.summary, 'summary').toBeTruthy();
+      expect(o.description, 'description').toBeTruthy();
+      expect(o.tags?.length).toBeGreaterThan(0);
+    });
+
+    it('documents its parameters', () => {
+      const params = op().parameters ?? [];
+      const expected: Record<string, ['query' | 'path', boolean]> = {
+        ...(e.selector ? { map_id: ['query', false], slug: ['query', false] } : {}),
+        ...e.params,
+      };
+      for (const [name, [where, required]] of Object.entries(expected)) {
+        const p = params.find((x) => x.name === name);
+        expect(p, `parameter ${name}`).toBeDefined();
+        expect({ name, in: p!.in, required: p!.required ?? false }).toEqual({ name, in: where, required });
+        expect(p!.description, `description of parameter ${name}`).toBeTruthy();
+        expect(p!.schema?.type, `type of parameter ${name}`).toBeTruthy();
+      }
+      // Every path template variable is a documented path parameter.
+      for (const v of e.path.match(/\{(\w+)\}/g) ?? []) {
+        expect(params.some((p) => p.in === 'path' && `{${p.name}}` === v), `path parameter ${v}`).toBe(true);
+      }
+    });
+
+    it('documents its request body', () => {
+      const body = op().requestBody;
+      if (!e.body) {
+        expect(body).toBeUndefined();
+        return;
+      }
+      expect(body?.required).toBe(true);
+      const schema = deref(doc, body?.content?.['application/json']?.schema);
+      expect(schema?.type).toBe('object');
+      expect(Object.keys(schema?.properties ?? {})).toEqual([e.path.includes('/members') ? 'member' : 'acl']);
+    });
+
+    it('documents the 200 response schema', () => {
+      const ok = op().responses['200'];
+      expect(ok, '200 response').toBeDefined();
+      const schema = deref(doc, ok!.content?.['application/json']?.schema);
+      expect(schema, '200 application/json schema').toBeDefined();
+      expect(schema!.required).toContain(e.ok.prop);
+      const prop = schema!.properties?.[e.ok.prop];
+      expect(prop, `${e.ok.prop} property`).toBeDefined();
+      if (e.ok.prop === 'ok') {
+        expect(prop!.type).toBe('boolean');
+      } else if (e.ok.array) {
+        expect(prop!.type).toBe('array');
+        expect(deref(doc, prop!.items)?.properties, 'item properties').toBeDefined();
+      } else {
+        expect(deref(doc, prop)?.properties, 'data properties').toBeDefined();
+      }
+    });
+
+    it('documents its error responses with the error schema', () => {
+      const responses = op().responses;
+      const errors = Object.keys(responses).filter((s) => Number(s) >= 400);
+      const takesInput = e.selector || e.body || Object.values(e.params ?? {}).some(([where]) => where === 'query');
+      const namesSomething = e.selector || e.path.includes('{');
+      const expected = ['429', ...(e.auth ? ['401'] : []), ...(takesInput ? ['400'] : []), ...(namesSomething ? ['404'] : [])];
+      expect(errors).toEqual(expect.arrayContaining(expected));
+      if (!e.auth) expect(errors).not.toContain('401');
+      for (const status of errors) {
+        const r = responses[status]!;
+        expect(r.description, `${status} description`).toBeTruthy();
+        expect(r.content?.['application/json']?.schema?.$ref, `${status} schema`).toBe(ERROR_REF);
+      }
+    });
+
+    it(e.auth ? `requires the ${e.auth} bearer token` : 'needs no token', () => {
+      const security = op().security ?? doc.security ?? [];
+      if (e.auth) {
+        expect(security).toEqual([{ [e.auth]: [] }]);
+        expect(doc.components.securitySchemes[e.auth]).toMatchObject({ type: 'http', scheme: 'bearer' });
+      } else {
+        expect(security).toEqual([]);
+      }
+    });
+  });
+});
+
+describe('committed generated files', () => {
+  let dir: string;
+  let generated: { spec: string; routes: string };
+
+  beforeAll(async () => {
+    // Regenerate with the settings of tsoa.json, into a temporary directory.
+    dir = await mkdtemp(path.join(os.tmpdir(), 'mapintel-tsoa-'));
+    const config = JSON.parse(await readFile(path.join(ROOT, 'tsoa.json'), 'utf8')) as {
+      spec: { outputDirectory: string };
+      routes: { routesDir: string };
+    };
+    config.spec.outputDirectory = dir;
+    config.routes.routesDir = dir;
+    const configFile = path.join(dir, 'tsoa.json');
+    await writeFile(configFile, JSON.stringify(config));
+    const cli = createRequire(import.meta.url).resolve('@tsoa/cli/dist/cli.js');
+    try {
+      await promisify(execFile)(process.execPath, [cli, 'spec-and-routes', '-c', configFile], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; message: string };
+      throw new Error(`tsoa spec-and-routes failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`, { cause: err });
+    }
+    generated = {
+      spec: await readFile(path.join(dir, 'openapi.json'), 'utf8'),
+      routes: await readFile(path.join(dir, 'routes.ts'), 'utf8'),
+    };
+  }, 120_000);
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('src/api/generated/openapi.json is what tsoa generates from the controllers', async () => {
+    const committed = await readFile(path.join(GENERATED, 'openapi.json'), 'utf8');
+    if (generated.spec !== committed) {
+      expect.fail(
+        'src/api/generated/openapi.json is out of date with the controllers and DTOs: run `npm run tsoa` and commit the result.\n' +
+          `First difference at ${firstDifference(generated.spec, committed)}`,
+      );
+    }
+  });
+
+  it('src/api/generated/routes.ts is what tsoa generates from the controllers', async () => {
+    const committed = await readFile(path.join(GENERATED, 'routes.ts'), 'utf8');
+    // Relative imports depend on the output directory: compare them as paths from the repository root.
+    const normalize = (text: string, from: string) =>
+      text.replace(/(from\s+')(\.{1,2}\/[^']*)(')/g, (_m, a: string, spec: string, b: string) => `${a}<root>/${path.relative(ROOT, path.resolve(from, spec))}${b}`);
+    const regenerated = normalize(generated.routes, dir);
+    const current = normalize(committed, GENERATED);
+    if (regenerated !== current) {
+      expect.fail(
+        'src/api/generated/routes.ts is out of date with the controllers and DTOs: run `npm run tsoa` and commit the result.\n' +
+          `First difference at ${firstDifference(regenerated, current)}`,
+      );
+    }
+    // The normalization only touched the import lines.
+    expect(current).toContain("from '<root>/src/maps/map-data.controller.js'");
+  });
+});
