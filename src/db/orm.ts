@@ -17,8 +17,12 @@ export interface OrmSettings {
 export function ormOptions(s: OrmSettings): Options {
   return {
     clientUrl: s.databaseUrl,
-    // search_path per connection keeps every query and migration unqualified (tests use one schema each).
-    ...(s.schema === 'public' ? {} : { driverOptions: { options: `-c search_path=${s.schema},public` } }),
+    driverOptions: {
+      // A database that accepts TCP but never answers is unreachable too: give up connecting (→ 503).
+      connectionTimeoutMillis: 5_000,
+      // search_path per connection keeps every query and migration unqualified (tests use one schema each).
+      ...(s.schema === 'public' ? {} : { options: `-c search_path=${s.schema},public` }),
+    },
     entities: ALL_ENTITIES,
     extensions: [Migrator],
     pool: { min: 0, max: s.poolMax, idleTimeoutMillis: 30_000 },
@@ -27,7 +31,8 @@ export function ormOptions(s: OrmSettings): Options {
     allowGlobalContext: false,
     migrations: {
       migrationsList: MIGRATIONS,
-      tableName: 'mikro_orm_migrations',
+      // Schema-qualified: unqualified, MikroORM looks for it in `public` and re-creates it in a second process.
+      tableName: `${s.schema}.mikro_orm_migrations`,
       transactional: true,
       allOrNothing: true,
       snapshot: false,

@@ -1,0 +1,309 @@
+/**
+ * The error surface and the operational endpoints (decisions §1): unknown paths and wrong methods
+ * answer JSON, bodiless requests may carry a JSON content type, request ids, health, readiness and
+ * metrics.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/app.js';
+import { importFixture, makeCharacter, makeMap, makeSystem } from '../support/factories.js';
+
+const JSON_CT = { 'content-type': 'application/json' };
+
+async function expectJsonError(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = JSON.parse(text) as Record<string, unknown>;
+  expect(body.code).toBe(code);
+  expect(typeof body.error).toBe('string');
+  expect(Object.keys(body).filter((k) => k !== 'error' && k !== 'code' && k !== 'details')).toEqual([]);
+  return body;
+}
+
+function allowOf(res: Response): string[] {
+  return (res.headers.get('allow') ?? '')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean)
+    .sort();
+}
+
+describe('errors, request ids, health and metrics', () => {
+  let t: TestServer;
+  let key: string;
+  let mapId: string;
+  let aclId: string;
+  let aclKey: string;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    await importFixture(t.platform);
+    const m = await makeMap(t.platform);
+    key = m.key;
+    mapId = m.map.id;
+    await makeSystem(t.platform, mapId, 30000142);
+    const res = await t.fetch(`/api/map/acls?map_id=${mapId}`, {
+      method: 'POST',
+      token: key,
+      headers: JSON_CT,
+      body: JSON.stringify({ acl: { name: 'Errors ACL', owner_eve_id: m.ownerEveId } }),
+    });
+    expect(res.status).toBe(200);
+    const acl = ((await res.json()) as { data: { id: string; api_key: string } }).data;
+    aclId = acl.id;
+    aclKey = acl.api_key;
+  });
+  afterAll(async () => t?.close());
+
+  describe('unknown paths', () => {
+    for (const [method, path] of [
+      ['GET', '/nope'],
+      ['GET', '/api/nope'],
+      ['GET', '/api/map/nope'],
+      ['POST', '/api/nope'],
+      ['DELETE', '/api/map/systems/extra'],
+      ['GET', '/api/acls'],
+      ['GET', '/index.html'],
+    ] as const) {
+      it(`${method} ${path} answers 404 JSON not_found`, async () => {
+        const res = await t.fetch(path, {
+          method,
+          token: key,
+          ...(method === 'POST' ? { headers: JSON_CT, body: '{}' } : {}),
+        });
+        await expectJsonError(res, 404, 'not_found');
+        expect(res.headers.get('allow')).toBeNull();
+      });
+    }
+
+    it('never answers an HTML page, even when the client asks for HTML', async () => {
+      const res = await t.fetch('/api/nope', { headers: { accept: 'text/html' } });
+      await expectJsonError(res, 404, 'not_found');
+    });
+  });
+
+  describe('known paths with the wrong method', () => {
+    const cases: [string, string, string[]][] = [
+      ['DELETE', '/api/map/systems', ['GET']],
+      ['POST', '/api/map/systems', ['GET']],
+      ['PUT', '/api/map/connections', ['GET']],
+      ['PATCH', '/api/map/acls', ['GET', 'POST']],
+      ['DELETE', '/api/map/acls', ['GET', 'POST']],
+      ['POST', '/api/characters', ['GET']],
+      ['DELETE', '/api/common/system-static-info', ['GET']],
+      ['DELETE', '/api/acls/00000000-0000-4000-8000-000000000000', ['GET', 'PUT']],
+      ['PATCH', '/api/acls/00000000-0000-4000-8000-000000000000', ['GET', 'PUT']],
+      ['GET', '/api/acls/00000000-0000-4000-8000-000000000000/members', ['POST']],
+      ['GET', '/api/acls/00000000-0000-4000-8000-000000000000/members/123', ['DELETE', 'PUT']],
+      ['PATCH', '/api/admin/users', ['GET', 'POST']],
+      ['DELETE', '/api/admin/maps/some-map/keys', ['GET', 'POST']],
+    ];
+    for (const [method, path, allow] of cases) {
+      it(`${method} ${path} answers 405 JSON with Allow: ${allow.join(', ')}`, async () => {
+        const res = await t.fetch(path, {
+          method,
+          token: key,
+          ...(method === 'POST' || method === 'PUT' || method === 'PATCH' ? { headers: JSON_CT, body: '{}' } : {}),
+        });
+        await expectJsonError(res, 405, 'method_not_allowed');
+        expect(allowOf(res)).toEqual(allow);
+      });
+    }
+
+    it('answers 405 before authentication: the path exists whoever asks', async () => {
+      const res = await t.fetch('/api/map/systems', { method: 'DELETE' });
+      await expectJsonError(res, 405, 'method_not_allowed');
+      expect(allowOf(res)).toEqual(['GET']);
+    });
+
+    it('a 405 wrote nothing', async () => {
+      const res = await t.fetch(`/api/map/acls?map_id=${mapId}`, {
+        method: 'PUT',
+        token: key,
+        headers: JSON_CT,
+        body: JSON.stringify({ acl: { name: 'x', owner_eve_id: '1' } }),
+      });
+      await expectJsonError(res, 405, 'method_not_allowed');
+      const rows = await t.platform.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from acls');
+      expect(rows[0]!.n).toBe(1);
+    });
+  });
+
+  describe('bodiless requests with a JSON content type', () => {
+    it('GET with Content-Type: application/json and no body answers 200', async () => {
+      const res = await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key, headers: JSON_CT });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(1);
+    });
+
+    it('GET with Content-Type: application/json and Content-Length: 0 answers 200', async () => {
+      const res = await t.fetch(`/api/acls/${aclId}`, { token: aclKey, headers: { ...JSON_CT, 'content-length': '0' } });
+      expect(res.status).toBe(200);
+    });
+
+    it('GET with another content type and no body answers 200 (415 is for bodies only)', async () => {
+      const res = await t.fetch('/api/common/system-static-info?id=30000142', { headers: { 'content-type': 'text/plain' } });
+      expect(res.status).toBe(200);
+    });
+
+    it('DELETE of an ACL member with Content-Type: application/json and no body answers 200 {ok: true}', async () => {
+      const ch = await makeCharacter(t.platform);
+      const add = await t.fetch(`/api/acls/${aclId}/members`, {
+        method: 'POST',
+        token: aclKey,
+        headers: JSON_CT,
+        body: JSON.stringify({ member: { eve_character_id: ch.eve_id, role: 'viewer' } }),
+      });
+      expect(add.status).toBe(200);
+      const res = await t.fetch(`/api/acls/${aclId}/members/${ch.eve_id}`, { method: 'DELETE', token: aclKey, headers: JSON_CT });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true });
+    });
+
+    it('DELETE of a map key with Content-Type: application/json and no body answers 200', async () => {
+      const ch = await makeCharacter(t.platform);
+      const issued = await t.fetch(`/api/admin/maps/${mapId}/keys`, {
+        method: 'POST',
+        token: ADMIN_TOKEN,
+        headers: JSON_CT,
+        body: JSON.stringify({ character_eve_id: ch.eve_id }),
+      });
+      expect(issued.status).toBe(201);
+      const keyId = ((await issued.json()) as { data: { id: string } }).data.id;
+      const res = await t.fetch(`/api/admin/maps/${mapId}/keys/${keyId}`, { method: 'DELETE', token: ADMIN_TOKEN, headers: JSON_CT });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: { revoked_at: string | null } }).data.revoked_at).not.toBeNull();
+    });
+
+    it('a body-carrying DELETE with a non-JSON content type is a 415', async () => {
+      const res = await t.fetch(`/api/acls/${aclId}/members/1`, { method: 'DELETE', token: aclKey, headers: { 'content-type': 'text/plain' }, body: 'x' });
+      await expectJsonError(res, 415, 'unsupported_media_type');
+    });
+  });
+
+  describe('request ids', () => {
+    it('echoes an incoming x-request-id', async () => {
+      const res = await t.fetch('/healthz', { headers: { 'x-request-id': 'client-req-42.a:b' } });
+      expect(res.headers.get('x-request-id')).toBe('client-req-42.a:b');
+    });
+
+    it('echoes it on API responses and on errors, and logs it', async () => {
+      const ok = await t.fetch(`/api/map/connections?map_id=${mapId}`, { token: key, headers: { 'x-request-id': 'req-ok-1' } });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('x-request-id')).toBe('req-ok-1');
+      const missing = await t.fetch('/api/nope', { headers: { 'x-request-id': 'req-404-1' } });
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('x-request-id')).toBe('req-404-1');
+      const unauth = await t.fetch('/api/map/systems', { headers: { 'x-request-id': 'req-401-1' } });
+      expect(unauth.status).toBe(401);
+      expect(unauth.headers.get('x-request-id')).toBe('req-401-1');
+      const logged = t.logs.filter((l) => l.msg === 'request').map((l) => l.requestId);
+      expect(logged).toEqual(expect.arrayContaining(['req-ok-1', 'req-404-1', 'req-401-1']));
+    });
+
+    it('generates a fresh id when none is sent', async () => {
+      const a = await t.fetch('/healthz');
+      const b = await t.fetch('/api/nope');
+      const idA = a.headers.get('x-request-id');
+      const idB = b.headers.get('x-request-id');
+      expect(idA).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(idB).toMatch(/^[0-9a-f-]{36}$/);
+      expect(idA).not.toBe(idB);
+    });
+
+    it('replaces an unsafe or oversized incoming id instead of echoing it', async () => {
+      for (const bad of ['has space', 'x'.repeat(129), '<script>', 'a\tb']) {
+        const res = await t.fetch('/healthz', { headers: { 'x-request-id': bad } });
+        const id = res.headers.get('x-request-id');
+        expect(id).not.toBe(bad);
+        expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    });
+  });
+
+  describe('health and readiness', () => {
+    it('/healthz answers 200', async () => {
+      const res = await t.fetch('/healthz');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toEqual({ status: 'ok' });
+    });
+
+    it('/readyz answers 200 with its checks', async () => {
+      const res = await t.fetch('/readyz');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      // No Redis configured for this server: its check is null (not in use), not false.
+      expect(await res.json()).toEqual({ ready: true, checks: { database: true, redis: null } });
+    });
+
+    it('/readyz reports Redis when the server uses it', async () => {
+      const r = await startTestServer({ redis: true });
+      try {
+        const res = await r.fetch('/readyz');
+        expect(res.status).toBe(200);
+        expect(await res.json()).toEqual({ ready: true, checks: { database: true, redis: true } });
+      } finally {
+        await r.close();
+      }
+    });
+
+    it('health endpoints are not rate limited', async () => {
+      const res = await t.fetch('/healthz');
+      expect(res.headers.get('ratelimit-limit')).toBeNull();
+    });
+  });
+
+  describe('metrics', () => {
+    let text: string;
+
+    beforeAll(async () => {
+      expect((await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key })).status).toBe(200);
+      expect((await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key })).status).toBe(200);
+      expect((await t.fetch('/api/map/systems')).status).toBe(401);
+      expect((await t.fetch(`/api/acls/${aclId}`, { token: aclKey })).status).toBe(200);
+      expect((await t.fetch('/api/definitely/not/here/12345')).status).toBe(404);
+      expect((await t.fetch('/readyz')).status).toBe(200);
+      const res = await t.fetch('/metrics');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      text = await res.text();
+    });
+
+    function sample(name: string, labels: Record<string, string>): number | undefined {
+      for (const line of text.split('\n')) {
+        if (!line.startsWith(`${name}{`)) continue;
+        const labelText = line.slice(name.length + 1, line.lastIndexOf('}'));
+        const got = Object.fromEntries([...labelText.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+        if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
+      }
+      return undefined;
+    }
+
+    it('counts requests by method, route template and status', () => {
+      expect(text).toContain('# TYPE mapintel_http_requests_total counter');
+      expect(sample('mapintel_http_requests_total', { method: 'GET', route: '/api/map/systems', status: '200' })).toBeGreaterThanOrEqual(2);
+      expect(sample('mapintel_http_requests_total', { method: 'GET', route: '/api/map/systems', status: '401' })).toBeGreaterThanOrEqual(1);
+    });
+
+    it('labels parameterised paths by their template, never by the raw path', () => {
+      expect(sample('mapintel_http_requests_total', { method: 'GET', route: '/api/acls/:id', status: '200' })).toBeGreaterThanOrEqual(1);
+      expect(text).not.toContain(aclId);
+      expect(text).not.toContain('/api/definitely/not/here');
+      expect(text).not.toContain(mapId);
+    });
+
+    it('has a latency histogram with the same labels', () => {
+      expect(text).toContain('# TYPE mapintel_http_request_duration_seconds histogram');
+      expect(sample('mapintel_http_request_duration_seconds_count', { method: 'GET', route: '/api/map/systems', status: '200' })).toBeGreaterThanOrEqual(2);
+      expect(sample('mapintel_http_request_duration_seconds_bucket', { method: 'GET', route: '/api/map/systems', status: '200', le: '+Inf' })).toBeGreaterThanOrEqual(2);
+    });
+
+    it('exposes the database pool gauge', () => {
+      expect(text).toContain('# TYPE mapintel_db_pool_connections gauge');
+      expect(sample('mapintel_db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
+      expect(sample('mapintel_db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
+      expect(sample('mapintel_db_pool_connections', { state: 'waiting' })).toBe(0);
+    });
+  });
+});

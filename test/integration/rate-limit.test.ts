@@ -1,0 +1,199 @@
+/**
+ * Rate limits (decisions §8): one budget per API key per minute, global across processes through
+ * Redis; unauthenticated endpoints per client address; RateLimit-* headers on every /api response and
+ * Retry-After on 429. The limit is set to 5 so the file stays fast.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/app.js';
+import { uniqueName } from '../support/db.js';
+import { importFixture, makeMap } from '../support/factories.js';
+
+const LIMIT = 5;
+const JSON_CT = { 'content-type': 'application/json' };
+
+interface Seen {
+  status: number;
+  limit: number;
+  remaining: number;
+  reset: number;
+  retryAfter: string | null;
+  body: Record<string, unknown>;
+}
+
+async function seen(res: Response): Promise<Seen> {
+  const num = (name: string) => {
+    const v = res.headers.get(name);
+    expect(v, `${name} header on a ${res.status}`).not.toBeNull();
+    expect(v).toMatch(/^\d+$/);
+    return Number(v);
+  };
+  return {
+    status: res.status,
+    limit: num('ratelimit-limit'),
+    remaining: num('ratelimit-remaining'),
+    reset: num('ratelimit-reset'),
+    retryAfter: res.headers.get('retry-after'),
+    body: (await res.json()) as Record<string, unknown>,
+  };
+}
+
+function expectRateLimited(s: Seen): void {
+  expect(s.status).toBe(429);
+  expect(s.body).toEqual({ error: expect.any(String), code: 'rate_limited' });
+  expect(s.retryAfter).toMatch(/^\d+$/);
+  expect(Number(s.retryAfter)).toBeGreaterThan(0);
+  expect(Number(s.retryAfter)).toBeLessThanOrEqual(60);
+  expect(s.remaining).toBe(0);
+}
+
+/** Budget used up request by request: remaining goes 4, 3, 2, 1, 0 and reset never grows. */
+function expectCountdown(list: Seen[]): void {
+  expect(list.map((s) => s.status)).toEqual(Array(LIMIT).fill(200));
+  expect(list.map((s) => s.limit)).toEqual(Array(LIMIT).fill(LIMIT));
+  expect(list.map((s) => s.remaining)).toEqual([4, 3, 2, 1, 0]);
+  for (let i = 0; i < list.length; i++) {
+    expect(list[i]!.reset).toBeLessThanOrEqual(60);
+    if (i > 0) expect(list[i]!.reset).toBeLessThanOrEqual(list[i - 1]!.reset);
+  }
+}
+
+describe('rate limits shared through Redis by two processes', () => {
+  let a: TestServer;
+  let b: TestServer;
+  let mapId: string;
+  let keyOne: string;
+  let keyTwo: string;
+  let otherMapKey: string;
+  let otherMapId: string;
+  let ownerEveId: string;
+
+  beforeAll(async () => {
+    // One prefix for both: startTestServer picks a random one per call otherwise.
+    const prefix = `${uniqueName('rl')}:`;
+    const env = { SERVICE_RATE_LIMIT_PER_MINUTE: String(LIMIT), REDIS_KEY_PREFIX: prefix };
+    a = await startTestServer({ redis: true, env });
+    b = await startTestServer({ redis: true, env, schema: a.config.databaseSchema, keepSchema: true });
+    expect(b.config.redisKeyPrefix).toBe(a.config.redisKeyPrefix);
+    await importFixture(a.platform);
+    const m = await makeMap(a.platform);
+    mapId = m.map.id;
+    keyOne = m.key;
+    ownerEveId = m.ownerEveId;
+    const second = await a.platform.admin.issueKey(a.platform.orm.em.fork(), mapId, { character_eve_id: m.ownerEveId });
+    keyTwo = second.api_key;
+    const other = await makeMap(a.platform);
+    otherMapKey = other.key;
+    otherMapId = other.map.id;
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('counts one budget per key across both processes; the 6th request gets 429 with Retry-After', async () => {
+    const list: Seen[] = [];
+    for (let i = 0; i < LIMIT; i++) {
+      const server = i % 2 === 0 ? a : b;
+      list.push(await seen(await server.fetch(`/api/map/systems?map_id=${mapId}`, { token: keyOne })));
+    }
+    expectCountdown(list);
+    const sixth = await seen(await b.fetch(`/api/map/systems?map_id=${mapId}`, { token: keyOne }));
+    expectRateLimited(sixth);
+    expect(sixth.limit).toBe(LIMIT);
+    // And on the other process too.
+    expectRateLimited(await seen(await a.fetch(`/api/map/connections?map_id=${mapId}`, { token: keyOne })));
+  });
+
+  it('a rate-limited write writes nothing', async () => {
+    const res = await a.fetch(`/api/map/acls?map_id=${mapId}`, {
+      method: 'POST',
+      token: keyOne,
+      headers: JSON_CT,
+      body: JSON.stringify({ acl: { name: 'Over the limit', owner_eve_id: ownerEveId } }),
+    });
+    expectRateLimited(await seen(res));
+    const rows = await a.platform.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from acls');
+    expect(rows[0]!.n).toBe(0);
+  });
+
+  it('another key of the same map has its own budget', async () => {
+    const list: Seen[] = [];
+    for (let i = 0; i < LIMIT; i++) {
+      const server = i % 2 === 0 ? b : a;
+      list.push(await seen(await server.fetch(`/api/map/connections?map_id=${mapId}`, { token: keyTwo })));
+    }
+    expectCountdown(list);
+    expectRateLimited(await seen(await a.fetch(`/api/map/connections?map_id=${mapId}`, { token: keyTwo })));
+  });
+
+  it('every /api response carries the headers, errors included, and they count', async () => {
+    const list: Seen[] = [];
+    list.push(await seen(await a.fetch(`/api/map/systems?map_id=${otherMapId}`, { token: otherMapKey })));
+    list.push(await seen(await b.fetch('/api/map/systems', { token: otherMapKey }))); // 400: no selector
+    list.push(await seen(await a.fetch(`/api/map/system?map_id=${otherMapId}&id=30000142`, { token: otherMapKey }))); // 404
+    list.push(await seen(await b.fetch('/api/map/nope', { token: otherMapKey }))); // 404 unknown path
+    list.push(await seen(await a.fetch('/api/map/systems', { method: 'DELETE', token: otherMapKey }))); // 405
+    expect(list.map((s) => s.status)).toEqual([200, 400, 404, 404, 405]);
+    expect(list.map((s) => s.remaining)).toEqual([4, 3, 2, 1, 0]);
+    expectRateLimited(await seen(await b.fetch(`/api/map/systems?map_id=${otherMapId}`, { token: otherMapKey })));
+  });
+
+  it('health, readiness and metrics are outside the limit', async () => {
+    for (let i = 0; i < LIMIT + 2; i++) {
+      expect((await a.fetch('/healthz')).status).toBe(200);
+      expect((await b.fetch('/readyz')).status).toBe(200);
+    }
+  });
+
+  it('unauthenticated static info is limited per client address, across processes, X-Forwarded-For ignored', async () => {
+    const list: Seen[] = [];
+    for (let i = 0; i < LIMIT; i++) {
+      const server = i % 2 === 0 ? a : b;
+      // A spoofed forwarded address must not buy a fresh budget: no proxy is trusted.
+      list.push(await seen(await server.fetch('/api/common/system-static-info?id=30000142', { headers: { 'x-forwarded-for': `198.51.100.${i}` } })));
+    }
+    expectCountdown(list);
+    expectRateLimited(await seen(await b.fetch('/api/common/system-static-info?id=30000142')));
+    expectRateLimited(await seen(await a.fetch('/api/common/system-static-info?id=30000142', { headers: { 'x-forwarded-for': '203.0.113.9' } })));
+    // A key's budget is separate from the address's.
+    const fresh = await makeMap(a.platform);
+    const keyed = await seen(await a.fetch('/api/common/system-static-info?id=30000142', { token: fresh.key }));
+    expect(keyed.status).toBe(200);
+    expect(keyed.remaining).toBe(LIMIT - 1);
+  });
+});
+
+describe('in-process rate limits (no Redis)', () => {
+  let t: TestServer;
+  let mapId: string;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await startTestServer({ env: { SERVICE_RATE_LIMIT_PER_MINUTE: String(LIMIT), SERVICE_TRUSTED_PROXIES: '127.0.0.1' } });
+    expect(t.platform.redis).toBeUndefined();
+    await importFixture(t.platform);
+    const m = await makeMap(t.platform);
+    mapId = m.map.id;
+    key = m.key;
+  });
+  afterAll(async () => t?.close());
+
+  it('enforces the same budget per key with the same headers', async () => {
+    const list: Seen[] = [];
+    for (let i = 0; i < LIMIT; i++) list.push(await seen(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key })));
+    expectCountdown(list);
+    expectRateLimited(await seen(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key })));
+  });
+
+  it('limits unauthenticated requests per client address, taken from X-Forwarded-For behind a trusted proxy', async () => {
+    const list: Seen[] = [];
+    for (let i = 0; i < LIMIT; i++) {
+      list.push(await seen(await t.fetch('/api/common/system-static-info?id=30000142', { headers: { 'x-forwarded-for': '203.0.113.1' } })));
+    }
+    expectCountdown(list);
+    expectRateLimited(await seen(await t.fetch('/api/common/system-static-info?id=30000142', { headers: { 'x-forwarded-for': '203.0.113.1' } })));
+    const other = await seen(await t.fetch('/api/common/system-static-info?id=30000142', { headers: { 'x-forwarded-for': '203.0.113.2' } }));
+    expect(other.status).toBe(200);
+    expect(other.remaining).toBe(LIMIT - 1);
+  });
+});
