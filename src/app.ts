@@ -1,12 +1,14 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import swaggerUi from 'swagger-ui-express';
 import { ValidateError } from '@tsoa/runtime';
 import { RegisterRoutes } from './api/generated/routes.js';
 import { openapiSpec } from './api/openapi.js';
 import type { AppDeps } from './api/deps.js';
-import { AppError, errorBody, toAppError, ValidationError, type ErrorDetail } from './errors.js';
+import { AppError, BadRequestError, errorBody, toAppError, ValidationError, type ErrorDetail } from './errors.js';
 import { redactUrl } from './log.js';
+import { validationDetails } from './api/validation-details.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -38,10 +40,7 @@ function findBadText(value: unknown, path: string, depth = 0): string | undefine
 }
 
 function tsoaDetails(err: ValidateError): ErrorDetail[] {
-  return Object.entries(err.fields).map(([field, f]) => ({
-    field: field.replace(/^(body|requestBody)\.?/, '') || 'body',
-    message: f.message,
-  }));
+  return validationDetails(err.fields);
 }
 
 interface RouteInfo {
@@ -136,9 +135,21 @@ export function createApp(deps: AppDeps): express.Express {
     }
     next();
   });
-  app.use(express.json({ limit: deps.config.maxBodyBytes, strict: true, type: 'application/json' }));
+  const parseJson = express.json({
+    limit: deps.config.maxBodyBytes,
+    strict: true,
+    type: 'application/json',
+    // Invalid UTF-8 would otherwise be decoded to U+FFFD and stored silently.
+    verify: (_req, _res, buf, encoding) => {
+      if (encoding === 'utf-8' && !isUtf8(buf)) throw new BadRequestError('invalid_json', 'Request body is not valid UTF-8');
+    },
+  });
+  // `Content-Length: 0` is no body (as for the 415 check): body-parser would read it as `{}`, so an
+  // empty write to an endpoint that needs a body would pass as an empty object.
+  app.use((req, res, next) => (hasBody(req) ? parseJson(req, res, next) : next()));
   app.use((req, _res, next) => {
-    const bad = findBadText(req.body, '') ?? findBadText(req.query, '');
+    // Path parameters are decoded later, by the router: a NUL there (%00) is refused here too.
+    const bad = findBadText(req.body, '') ?? findBadText(req.query, '') ?? (/%00/.test(req.path) ? 'path' : undefined);
     if (bad) {
       next(new ValidationError([{ field: bad, message: 'contains a NUL character or invalid Unicode' }]));
       return;

@@ -9,6 +9,9 @@ import { SecretBox, generateToken } from './crypto.js';
 import { TokenService } from './api/token.service.js';
 import { MapDataService } from './maps/map-data.service.js';
 import { MapContentService } from './maps/map-content.service.js';
+import { MapEditService } from './maps/map-edit.service.js';
+import { SignatureService } from './maps/signature.service.js';
+import { StructureService } from './maps/structure.service.js';
 import { AclService } from './acls/acl.service.js';
 import { AdminService } from './admin/admin.service.js';
 import { StaticInfoService } from './static-data/static-info.service.js';
@@ -154,6 +157,9 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
       em: emFactory,
       tokens,
       mapData,
+      mapEdit: new MapEditService(),
+      signatures: new SignatureService(),
+      structures: new StructureService(),
       acls,
       admin,
       staticInfo,

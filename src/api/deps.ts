@@ -5,6 +5,9 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import type { TokenService } from './token.service.js';
 import type { MapDataService } from '../maps/map-data.service.js';
+import type { MapEditService } from '../maps/map-edit.service.js';
+import type { SignatureService } from '../maps/signature.service.js';
+import type { StructureService } from '../maps/structure.service.js';
 import type { AclService } from '../acls/acl.service.js';
 import type { AdminService } from '../admin/admin.service.js';
 import type { StaticInfoService } from '../static-data/static-info.service.js';
@@ -22,6 +25,10 @@ export interface AppDeps {
   em: () => EntityManager;
   tokens: TokenService;
   mapData: MapDataService;
+  /** Editing API writes: systems, connections, kills, tracking, activity. */
+  mapEdit: MapEditService;
+  signatures: SignatureService;
+  structures: StructureService;
   acls: AclService;
   admin: AdminService;
   staticInfo: StaticInfoService;

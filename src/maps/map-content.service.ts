@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors.js';
 import type { Zkb } from '../db/entities.js';
 import { appendEvents } from '../events/outbox.js';
+import { addSystemEvent, connectionAddedEvent, mapKillEvent } from './event-payloads.js';
 
 export interface NewSystem {
   solarSystemId: number;
@@ -127,20 +128,7 @@ export class MapContentService {
       const id = rows[0]!.id;
       if (s.visible !== false) {
         await appendEvents(tx, [
-          {
-            mapId,
-            type: 'add_system',
-            payload: {
-              solar_system_id: s.solarSystemId,
-              name,
-              type: info?.type_description ?? null,
-              class: info?.class_title ?? null,
-              statics: info?.statics ?? [],
-              system_id: id,
-              position_x: s.positionX ?? 0,
-              position_y: s.positionY ?? 0,
-            },
-          },
+          addSystemEvent(mapId, { id, solar_system_id: s.solarSystemId, name, position_x: s.positionX ?? 0, position_y: s.positionY ?? 0 }, info),
         ]);
       }
       return id;
@@ -177,22 +165,21 @@ export class MapContentService {
       );
       const nameOf = (sid: number) => names.find((n) => n.solar_system_id === sid)?.name ?? null;
       await appendEvents(tx, [
-        {
+        connectionAddedEvent(
           mapId,
-          type: 'connection_added',
-          payload: {
-            connection_id: id,
+          {
+            id,
             solar_system_source: c.solarSystemSource,
             solar_system_target: c.solarSystemTarget,
-            from_name: nameOf(c.solarSystemSource),
-            to_name: nameOf(c.solarSystemTarget),
             type: c.type ?? 0,
             mass_status: c.massStatus ?? 0,
             ship_size_type: c.shipSizeType ?? 2,
             time_status: c.timeStatus ?? 0,
             wormhole_type: c.wormholeType ?? null,
+            locked: c.locked ?? false,
           },
-        },
+          nameOf,
+        ),
       ]);
       return id;
     });
@@ -200,68 +187,7 @@ export class MapContentService {
 
   /** Idempotent by killmail_id: a known kill is left as it is and emits nothing. Returns true when new. */
   async addKill(em: EntityManager, mapId: string, k: NewKill): Promise<boolean> {
-    return em.transactional(async (tx) => {
-      const conn = tx.getConnection();
-      const ctx = tx.getTransactionContext();
-      const rows = await conn.execute<{ id: string }[]>(
-        `insert into map_kills (map_id, killmail_id, kill_time, solar_system_id, attacker_count, npc, total_value,
-           final_blow_alliance_id, final_blow_char_id, final_blow_corp_id, final_blow_ship_type_id,
-           final_blow_alliance_ticker, final_blow_char_name, final_blow_corp_ticker, final_blow_ship_name,
-           victim_alliance_id, victim_char_id, victim_corp_id, victim_ship_type_id,
-           victim_char_name, victim_corp_ticker, victim_ship_name, zkb)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
-         on conflict (map_id, killmail_id) do nothing returning id`,
-        [
-          mapId,
-          k.killmailId,
-          k.killTime,
-          k.solarSystemId,
-          k.attackerCount,
-          k.npc,
-          k.totalValue,
-          k.finalBlowAllianceId ?? null,
-          k.finalBlowCharId ?? null,
-          k.finalBlowCorpId ?? null,
-          k.finalBlowShipTypeId ?? null,
-          k.finalBlowAllianceTicker ?? null,
-          k.finalBlowCharName ?? null,
-          k.finalBlowCorpTicker ?? null,
-          k.finalBlowShipName ?? null,
-          k.victimAllianceId ?? null,
-          k.victimCharId ?? null,
-          k.victimCorpId ?? null,
-          k.victimShipTypeId ?? null,
-          k.victimCharName ?? null,
-          k.victimCorpTicker ?? null,
-          k.victimShipName ?? null,
-          JSON.stringify(k.zkb),
-        ],
-        'all',
-        ctx,
-      );
-      if (!rows.length) return false;
-      const systems = await conn.execute<{ name: string }[]>(
-        'select name from map_systems where map_id = ? and solar_system_id = ?',
-        [mapId, k.solarSystemId],
-        'all',
-        ctx,
-      );
-      await appendEvents(tx, [
-        {
-          mapId,
-          type: 'map_kill',
-          payload: {
-            killmail_id: k.killmailId,
-            system_name: systems[0]?.name ?? null,
-            solar_system_id: k.solarSystemId,
-            kill_time: k.killTime.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-            victim: { name: k.victimCharName ?? null, ship: k.victimShipName ?? null, corporation: k.victimCorpTicker ?? null },
-            value: k.totalValue,
-          },
-        },
-      ]);
-      return true;
-    });
+    return em.transactional((tx) => insertKill(tx, mapId, k));
   }
 
   /** Structure timers emit no events (decisions §5). */
@@ -314,4 +240,60 @@ export class MapContentService {
       [mapId, character.id, at, a.passages ?? 0, a.connections ?? 0, a.signatures ?? 0, at],
     );
   }
+}
+
+/**
+ * Stores one kill inside the caller's transaction (`tx` is the transactional EM) and records its
+ * map_kill event; a killmail the map already has is left as it is and emits nothing. True when new.
+ * `system_name` is the map system's name, else the static name.
+ */
+export async function insertKill(tx: EntityManager, mapId: string, k: NewKill): Promise<boolean> {
+  const conn = tx.getConnection();
+  const ctx = tx.getTransactionContext();
+  const rows = await conn.execute<{ id: string }[]>(
+    `insert into map_kills (map_id, killmail_id, kill_time, solar_system_id, attacker_count, npc, total_value,
+       final_blow_alliance_id, final_blow_char_id, final_blow_corp_id, final_blow_ship_type_id,
+       final_blow_alliance_ticker, final_blow_char_name, final_blow_corp_ticker, final_blow_ship_name,
+       victim_alliance_id, victim_char_id, victim_corp_id, victim_ship_type_id,
+       victim_char_name, victim_corp_ticker, victim_ship_name, zkb)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
+     on conflict (map_id, killmail_id) do nothing returning id`,
+    [
+      mapId,
+      k.killmailId,
+      k.killTime,
+      k.solarSystemId,
+      k.attackerCount,
+      k.npc,
+      k.totalValue,
+      k.finalBlowAllianceId ?? null,
+      k.finalBlowCharId ?? null,
+      k.finalBlowCorpId ?? null,
+      k.finalBlowShipTypeId ?? null,
+      k.finalBlowAllianceTicker ?? null,
+      k.finalBlowCharName ?? null,
+      k.finalBlowCorpTicker ?? null,
+      k.finalBlowShipName ?? null,
+      k.victimAllianceId ?? null,
+      k.victimCharId ?? null,
+      k.victimCorpId ?? null,
+      k.victimShipTypeId ?? null,
+      k.victimCharName ?? null,
+      k.victimCorpTicker ?? null,
+      k.victimShipName ?? null,
+      JSON.stringify(k.zkb),
+    ],
+    'all',
+    ctx,
+  );
+  if (!rows.length) return false;
+  const systems = await conn.execute<{ name: string }[]>(
+    `select coalesce((select name from map_systems where map_id = ? and solar_system_id = ?),
+                     (select solar_system_name from solar_systems where solar_system_id = ?)) as name`,
+    [mapId, k.solarSystemId, k.solarSystemId],
+    'all',
+    ctx,
+  );
+  await appendEvents(tx, [mapKillEvent(mapId, k, systems[0]?.name ?? null)]);
+  return true;
 }

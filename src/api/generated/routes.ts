@@ -6,6 +6,8 @@ import {  fetchMiddlewares, ExpressTemplateService } from '@tsoa/runtime';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { StaticInfoController } from './../../static-data/static-info.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { MapEditController } from './../../maps/map-edit.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { MapDataController } from './../../maps/map-data.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { EventsController } from './../../events/events.controller.js';
@@ -103,22 +105,6 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "DataResponse_SystemDto-Array_": {
-        "dataType": "refObject",
-        "properties": {
-            "data": {"dataType":"array","array":{"dataType":"refObject","ref":"SystemDto"},"required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "DataResponse_SystemDto_": {
-        "dataType": "refObject",
-        "properties": {
-            "data": {"ref":"SystemDto","required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ConnectionDto": {
         "dataType": "refObject",
         "properties": {
@@ -133,6 +119,31 @@ const models: TsoaRoute.Models = {
             "solar_system_source": {"dataType":"integer","required":true},
             "solar_system_target": {"dataType":"integer","required":true},
             "wormhole_type": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SystemsAndConnectionsDto": {
+        "dataType": "refObject",
+        "properties": {
+            "systems": {"dataType":"array","array":{"dataType":"refObject","ref":"SystemDto"},"required":true},
+            "connections": {"dataType":"array","array":{"dataType":"refObject","ref":"ConnectionDto"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_SystemsAndConnectionsDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"SystemsAndConnectionsDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_SystemDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"SystemDto","required":true},
         },
         "additionalProperties": false,
     },
@@ -173,6 +184,402 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "data": {"dataType":"array","array":{"dataType":"refObject","ref":"TrackedCharacterDto"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "UserCharactersDto": {
+        "dataType": "refObject",
+        "properties": {
+            "characters": {"dataType":"array","array":{"dataType":"refObject","ref":"CharacterDto"},"required":true},
+            "main_character_eve_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_UserCharactersDto-Array_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"dataType":"array","array":{"dataType":"refObject","ref":"UserCharactersDto"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SignatureDto": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"string","required":true},
+            "solar_system_id": {"dataType":"integer","required":true},
+            "signature_id": {"dataType":"string","required":true},
+            "name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "kind": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "group": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "type": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "description": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "character_eve_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "linked_system_id": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"required":true},
+            "inserted_at": {"dataType":"string","required":true},
+            "updated_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_SignatureDto-Array_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"dataType":"array","array":{"dataType":"refObject","ref":"SignatureDto"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "StructureTimerDto": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"string","required":true},
+            "system_id": {"dataType":"string","required":true},
+            "solar_system_id": {"dataType":"integer","required":true},
+            "solar_system_name": {"dataType":"string","required":true},
+            "structure_type_id": {"dataType":"string","required":true},
+            "structure_type": {"dataType":"string","required":true},
+            "character_eve_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "name": {"dataType":"string","required":true},
+            "notes": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "owner_name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "owner_ticker": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "owner_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "status": {"dataType":"string","required":true},
+            "end_time": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "inserted_at": {"dataType":"string","required":true},
+            "updated_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_StructureTimerDto-Array_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"dataType":"array","array":{"dataType":"refObject","ref":"StructureTimerDto"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_SystemDto-or-SystemDto-Array_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"dataType":"union","subSchemas":[{"ref":"SystemDto"},{"dataType":"array","array":{"dataType":"refObject","ref":"SystemDto"}}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SystemStatusCode": {
+        "dataType": "refAlias",
+        "type": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":6}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SystemStatusName": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["clear"]},{"dataType":"enum","enums":["home"]},{"dataType":"enum","enums":["friendly"]},{"dataType":"enum","enums":["looking_for"]},{"dataType":"enum","enums":["warning"]},{"dataType":"enum","enums":["target"]},{"dataType":"enum","enums":["dangerous"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "AddSystemRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "position_x": {"dataType":"integer","validators":{"minimum":{"value":-2147483648},"maximum":{"value":2147483647}}},
+            "position_y": {"dataType":"integer","validators":{"minimum":{"value":-2147483648},"maximum":{"value":2147483647}}},
+            "custom_name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
+            "tag": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":64}}},
+            "status": {"dataType":"union","subSchemas":[{"ref":"SystemStatusCode"},{"ref":"SystemStatusName"}]},
+            "labels": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":4000}}},
+            "description": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":10000}}},
+            "locked": {"dataType":"boolean"},
+            "solar_system_id": {"dataType":"integer","required":true,"validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "AddSystemsRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "systems": {"dataType":"array","array":{"dataType":"refObject","ref":"AddSystemRequest"},"required":true,"validators":{"minItems":{"value":1},"maxItems":{"value":100}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "UpdateSystemRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "position_x": {"dataType":"integer","validators":{"minimum":{"value":-2147483648},"maximum":{"value":2147483647}}},
+            "position_y": {"dataType":"integer","validators":{"minimum":{"value":-2147483648},"maximum":{"value":2147483647}}},
+            "custom_name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
+            "tag": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":64}}},
+            "status": {"dataType":"union","subSchemas":[{"ref":"SystemStatusCode"},{"ref":"SystemStatusName"}]},
+            "labels": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":4000}}},
+            "description": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":10000}}},
+            "locked": {"dataType":"boolean"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_ConnectionDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"ConnectionDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "AddConnectionRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "solar_system_source": {"dataType":"integer","required":true,"validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+            "solar_system_target": {"dataType":"integer","required":true,"validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+            "type": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":2}}},
+            "mass_status": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":2}}},
+            "time_status": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":6}}},
+            "ship_size_type": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":4}}},
+            "wormhole_type": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^[A-Za-z0-9]{1,16}$"}}},
+            "locked": {"dataType":"boolean"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "UpdateConnectionRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "type": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":2}}},
+            "mass_status": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":2}}},
+            "time_status": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":6}}},
+            "ship_size_type": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":4}}},
+            "wormhole_type": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^[A-Za-z0-9]{1,16}$"}}},
+            "locked": {"dataType":"boolean"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SignaturesUpdatedDto": {
+        "dataType": "refObject",
+        "properties": {
+            "solar_system_id": {"dataType":"integer","required":true},
+            "added_count": {"dataType":"integer","required":true},
+            "updated_count": {"dataType":"integer","required":true},
+            "removed_count": {"dataType":"integer","required":true},
+            "signatures": {"dataType":"array","array":{"dataType":"refObject","ref":"SignatureDto"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_SignaturesUpdatedDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"SignaturesUpdatedDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SignatureInput": {
+        "dataType": "refObject",
+        "properties": {
+            "signature_id": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[A-Za-z]{3}-[0-9]{3}$"}}},
+            "name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
+            "kind": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":64}}},
+            "group": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":64}}},
+            "type": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":64}}},
+            "description": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":10000}}},
+            "linked_system_id": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "UpsertSignaturesRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "signatures": {"dataType":"array","array":{"dataType":"refObject","ref":"SignatureInput"},"required":true,"validators":{"maxItems":{"value":500}}},
+            "replace": {"dataType":"boolean"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_StructureTimerDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"StructureTimerDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "StructureStatus": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["Powered"]},{"dataType":"enum","enums":["Anchoring"]},{"dataType":"enum","enums":["Unanchoring"]},{"dataType":"enum","enums":["Low Power"]},{"dataType":"enum","enums":["Abandoned"]},{"dataType":"enum","enums":["Reinforced"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CreateStructureRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "solar_system_id": {"dataType":"integer","required":true,"validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+            "structure_type_id": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":32}}},
+            "structure_type": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":100}}},
+            "name": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":255}}},
+            "status": {"ref":"StructureStatus"},
+            "end_time": {"dataType":"union","subSchemas":[{"dataType":"datetime"},{"dataType":"enum","enums":[null]}]},
+            "notes": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":10000}}},
+            "owner_name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
+            "owner_ticker": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":16}}},
+            "owner_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":32}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "UpdateStructureRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "solar_system_id": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+            "structure_type_id": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":32}}},
+            "structure_type": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":100}}},
+            "name": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":255}}},
+            "status": {"ref":"StructureStatus"},
+            "end_time": {"dataType":"union","subSchemas":[{"dataType":"datetime"},{"dataType":"enum","enums":[null]}]},
+            "notes": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":10000}}},
+            "owner_name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
+            "owner_ticker": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":16}}},
+            "owner_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":32}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "KillImportResultDto": {
+        "dataType": "refObject",
+        "properties": {
+            "inserted": {"dataType":"integer","required":true},
+            "duplicates": {"dataType":"integer","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_KillImportResultDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"KillImportResultDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ZkbLabel": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"maxLength":{"value":64}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ZkbInput": {
+        "dataType": "refObject",
+        "properties": {
+            "awox": {"dataType":"boolean","required":true},
+            "destroyedValue": {"dataType":"double","required":true,"validators":{"minimum":{"value":0}}},
+            "droppedValue": {"dataType":"double","required":true,"validators":{"minimum":{"value":0}}},
+            "fittedValue": {"dataType":"double","required":true,"validators":{"minimum":{"value":0}}},
+            "hash": {"dataType":"string","required":true,"validators":{"maxLength":{"value":128}}},
+            "labels": {"dataType":"array","array":{"dataType":"refAlias","ref":"ZkbLabel"},"required":true,"validators":{"maxItems":{"value":50}}},
+            "locationID": {"dataType":"integer","required":true,"validators":{"minimum":{"value":0},"maximum":{"value":9007199254740991}}},
+            "npc": {"dataType":"boolean","required":true},
+            "points": {"dataType":"integer","required":true,"validators":{"minimum":{"value":-2147483648},"maximum":{"value":2147483647}}},
+            "solo": {"dataType":"boolean","required":true},
+            "totalValue": {"dataType":"double","required":true,"validators":{"minimum":{"value":0}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "KillInput": {
+        "dataType": "refObject",
+        "properties": {
+            "killmail_id": {"dataType":"integer","required":true,"validators":{"minimum":{"value":1},"maximum":{"value":9007199254740991}}},
+            "kill_time": {"dataType":"datetime","required":true},
+            "solar_system_id": {"dataType":"integer","required":true,"validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+            "attacker_count": {"dataType":"integer","required":true,"validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+            "npc": {"dataType":"boolean","required":true},
+            "total_value": {"dataType":"double","required":true,"validators":{"minimum":{"value":0}}},
+            "final_blow_alliance_id": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":0},"maximum":{"value":9007199254740991}}},
+            "final_blow_char_id": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":0},"maximum":{"value":9007199254740991}}},
+            "final_blow_corp_id": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":0},"maximum":{"value":9007199254740991}}},
+            "final_blow_ship_type_id": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":0},"maximum":{"value":9007199254740991}}},
+            "final_blow_alliance_ticker": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":16}}},
+            "final_blow_char_name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
+            "final_blow_corp_ticker": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":16}}},
+            "final_blow_ship_name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
+            "victim_alliance_id": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":0},"maximum":{"value":9007199254740991}}},
+            "victim_char_id": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":0},"maximum":{"value":9007199254740991}}},
+            "victim_corp_id": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":0},"maximum":{"value":9007199254740991}}},
+            "victim_ship_type_id": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":0},"maximum":{"value":9007199254740991}}},
+            "victim_char_name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
+            "victim_corp_ticker": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":16}}},
+            "victim_ship_name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
+            "zkb": {"ref":"ZkbInput","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "KillInputList": {
+        "dataType": "refAlias",
+        "type": {"dataType":"array","array":{"dataType":"refObject","ref":"KillInput"},"validators":{"minItems":{"value":1},"maxItems":{"value":200}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "KillsBatchRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "kills": {"dataType":"array","array":{"dataType":"refObject","ref":"KillInput"},"required":true,"validators":{"minItems":{"value":1},"maxItems":{"value":200}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_TrackedCharacterDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"TrackedCharacterDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SetTrackedRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "tracked": {"dataType":"boolean","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CharacterActivityDayDto": {
+        "dataType": "refObject",
+        "properties": {
+            "character": {"ref":"CharacterDto","required":true},
+            "day": {"dataType":"string","required":true},
+            "passages": {"dataType":"integer","required":true},
+            "connections": {"dataType":"integer","required":true},
+            "signatures": {"dataType":"integer","required":true},
+            "timestamp": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_CharacterActivityDayDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"CharacterActivityDayDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CharacterActivityRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "character_eve_id": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":32}}},
+            "passages": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":10000}}},
+            "connections": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":10000}}},
+            "signatures": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":10000}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_SystemDto-Array_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"dataType":"array","array":{"dataType":"refObject","ref":"SystemDto"},"required":true},
         },
         "additionalProperties": false,
     },
@@ -257,54 +664,6 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "data": {"dataType":"array","array":{"dataType":"refObject","ref":"CharacterActivityDto"},"required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "UserCharactersDto": {
-        "dataType": "refObject",
-        "properties": {
-            "characters": {"dataType":"array","array":{"dataType":"refObject","ref":"CharacterDto"},"required":true},
-            "main_character_eve_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "DataResponse_UserCharactersDto-Array_": {
-        "dataType": "refObject",
-        "properties": {
-            "data": {"dataType":"array","array":{"dataType":"refObject","ref":"UserCharactersDto"},"required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "StructureTimerDto": {
-        "dataType": "refObject",
-        "properties": {
-            "id": {"dataType":"string","required":true},
-            "system_id": {"dataType":"string","required":true},
-            "solar_system_id": {"dataType":"integer","required":true},
-            "solar_system_name": {"dataType":"string","required":true},
-            "structure_type_id": {"dataType":"string","required":true},
-            "structure_type": {"dataType":"string","required":true},
-            "character_eve_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
-            "name": {"dataType":"string","required":true},
-            "notes": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
-            "owner_name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
-            "owner_ticker": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
-            "owner_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
-            "status": {"dataType":"string","required":true},
-            "end_time": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
-            "inserted_at": {"dataType":"string","required":true},
-            "updated_at": {"dataType":"string","required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "DataResponse_StructureTimerDto-Array_": {
-        "dataType": "refObject",
-        "properties": {
-            "data": {"dataType":"array","array":{"dataType":"refObject","ref":"StructureTimerDto"},"required":true},
         },
         "additionalProperties": false,
     },
@@ -559,14 +918,6 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "DataResponse_TrackedCharacterDto_": {
-        "dataType": "refObject",
-        "properties": {
-            "data": {"ref":"TrackedCharacterDto","required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "TrackCharacterRequest": {
         "dataType": "refObject",
         "properties": {
@@ -762,6 +1113,844 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'getSystemStaticInfo',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_listSystems: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                all: {"in":"query","name":"all","dataType":"boolean"},
+        };
+        app.get('/api/maps/:map_id/systems',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listSystems)),
+
+            async function MapEditController_listSystems(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listSystems, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listSystems',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_getSystem: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+        };
+        app.get('/api/maps/:map_id/systems/:solar_system_id',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.getSystem)),
+
+            async function MapEditController_getSystem(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_getSystem, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getSystem',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_listConnections: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+        };
+        app.get('/api/maps/:map_id/connections',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listConnections)),
+
+            async function MapEditController_listConnections(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listConnections, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listConnections',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_listTrackedCharacters: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+        };
+        app.get('/api/maps/:map_id/tracked-characters',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listTrackedCharacters)),
+
+            async function MapEditController_listTrackedCharacters(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listTrackedCharacters, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listTrackedCharacters',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_listUserCharacters: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+        };
+        app.get('/api/maps/:map_id/user-characters',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listUserCharacters)),
+
+            async function MapEditController_listUserCharacters(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listUserCharacters, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listUserCharacters',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_listSignatures: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                solar_system_id: {"in":"query","name":"solar_system_id","dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+        };
+        app.get('/api/maps/:map_id/signatures',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listSignatures)),
+
+            async function MapEditController_listSignatures(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listSignatures, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listSignatures',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_listStructures: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+        };
+        app.get('/api/maps/:map_id/structures',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listStructures)),
+
+            async function MapEditController_listStructures(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listStructures, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listStructures',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_listStructureTimers: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                system_id: {"in":"query","name":"system_id","dataType":"string"},
+        };
+        app.get('/api/maps/:map_id/structure-timers',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listStructureTimers)),
+
+            async function MapEditController_listStructureTimers(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listStructureTimers, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listStructureTimers',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_addSystems: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"dataType":"union","subSchemas":[{"ref":"AddSystemRequest"},{"ref":"AddSystemsRequest"}]},
+        };
+        app.post('/api/maps/:map_id/systems',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.addSystems)),
+
+            async function MapEditController_addSystems(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_addSystems, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'addSystems',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_updateSystem: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                body: {"in":"body","name":"body","required":true,"ref":"UpdateSystemRequest"},
+        };
+        app.patch('/api/maps/:map_id/systems/:solar_system_id',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.updateSystem)),
+
+            async function MapEditController_updateSystem(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_updateSystem, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'updateSystem',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_deleteSystem: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+        };
+        app.delete('/api/maps/:map_id/systems/:solar_system_id',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.deleteSystem)),
+
+            async function MapEditController_deleteSystem(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_deleteSystem, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'deleteSystem',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 204,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_addConnection: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"ref":"AddConnectionRequest"},
+        };
+        app.post('/api/maps/:map_id/connections',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.addConnection)),
+
+            async function MapEditController_addConnection(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_addConnection, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'addConnection',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_updateConnection: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                id: {"in":"path","name":"id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"ref":"UpdateConnectionRequest"},
+        };
+        app.patch('/api/maps/:map_id/connections/:id',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.updateConnection)),
+
+            async function MapEditController_updateConnection(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_updateConnection, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'updateConnection',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_deleteConnection: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                id: {"in":"path","name":"id","required":true,"dataType":"string"},
+        };
+        app.delete('/api/maps/:map_id/connections/:id',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.deleteConnection)),
+
+            async function MapEditController_deleteConnection(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_deleteConnection, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'deleteConnection',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 204,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_upsertSignatures: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                body: {"in":"body","name":"body","required":true,"ref":"UpsertSignaturesRequest"},
+        };
+        app.put('/api/maps/:map_id/systems/:solar_system_id/signatures',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.upsertSignatures)),
+
+            async function MapEditController_upsertSignatures(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_upsertSignatures, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'upsertSignatures',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_deleteSignature: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                signature_id: {"in":"path","name":"signature_id","required":true,"dataType":"string"},
+        };
+        app.delete('/api/maps/:map_id/systems/:solar_system_id/signatures/:signature_id',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.deleteSignature)),
+
+            async function MapEditController_deleteSignature(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_deleteSignature, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'deleteSignature',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 204,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_addStructure: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"ref":"CreateStructureRequest"},
+        };
+        app.post('/api/maps/:map_id/structures',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.addStructure)),
+
+            async function MapEditController_addStructure(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_addStructure, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'addStructure',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_updateStructure: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                id: {"in":"path","name":"id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"ref":"UpdateStructureRequest"},
+        };
+        app.put('/api/maps/:map_id/structures/:id',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.updateStructure)),
+
+            async function MapEditController_updateStructure(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_updateStructure, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'updateStructure',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_deleteStructure: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                id: {"in":"path","name":"id","required":true,"dataType":"string"},
+        };
+        app.delete('/api/maps/:map_id/structures/:id',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.deleteStructure)),
+
+            async function MapEditController_deleteStructure(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_deleteStructure, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'deleteStructure',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 204,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_importKills: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"dataType":"union","subSchemas":[{"ref":"KillInput"},{"ref":"KillInputList"},{"ref":"KillsBatchRequest"}]},
+        };
+        app.post('/api/maps/:map_id/kills',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.importKills)),
+
+            async function MapEditController_importKills(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_importKills, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'importKills',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_setTracked: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                eve_id: {"in":"path","name":"eve_id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"ref":"SetTrackedRequest"},
+        };
+        app.put('/api/maps/:map_id/tracked-characters/:eve_id',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.setTracked)),
+
+            async function MapEditController_setTracked(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_setTracked, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'setTracked',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapEditController_recordActivity: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"ref":"CharacterActivityRequest"},
+        };
+        app.post('/api/maps/:map_id/character-activity',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
+            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.recordActivity)),
+
+            async function MapEditController_recordActivity(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_recordActivity, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapEditController>(MapEditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'recordActivity',
                 controller,
                 response,
                 next,

@@ -1,0 +1,198 @@
+/**
+ * Payloads of the map content events, exactly as decisions §5 lists them. Every writer (the seeding
+ * MapContentService and the editing API) builds its events here, so the shapes cannot drift apart.
+ */
+import type { OutboxEvent } from '../events/outbox.js';
+
+/** Columns of a map_systems row that the system events carry. */
+export interface SystemRow {
+  id: string;
+  solar_system_id: number;
+  name: string;
+  custom_name: string | null;
+  tag: string | null;
+  status: number;
+  labels: string | null;
+  description: string | null;
+  locked: boolean;
+  visible: boolean;
+  position_x: number;
+  position_y: number;
+}
+
+/** Static data carried by add_system. */
+export interface SystemStaticRow {
+  type_description: string | null;
+  class_title: string | null;
+  statics: string[] | null;
+}
+
+/** Columns of a map_connections row that the connection events carry. */
+export interface ConnectionRow {
+  id: string;
+  solar_system_source: number;
+  solar_system_target: number;
+  type: number;
+  mass_status: number;
+  ship_size_type: number;
+  time_status: number;
+  wormhole_type: string | null;
+  locked: boolean;
+}
+
+export function addSystemEvent(mapId: string, s: Pick<SystemRow, 'id' | 'solar_system_id' | 'name' | 'position_x' | 'position_y'>, info: SystemStaticRow | undefined): OutboxEvent {
+  return {
+    mapId,
+    type: 'add_system',
+    payload: {
+      solar_system_id: s.solar_system_id,
+      name: s.name,
+      type: info?.type_description ?? null,
+      class: info?.class_title ?? null,
+      statics: info?.statics ?? [],
+      system_id: s.id,
+      position_x: s.position_x,
+      position_y: s.position_y,
+    },
+  };
+}
+
+export function deletedSystemEvent(mapId: string, s: Pick<SystemRow, 'id' | 'solar_system_id' | 'name'>): OutboxEvent {
+  return { mapId, type: 'deleted_system', payload: { solar_system_id: s.solar_system_id, name: s.name, system_id: s.id } };
+}
+
+export function systemMetadataChangedEvent(mapId: string, s: SystemRow, changed: string[]): OutboxEvent {
+  return {
+    mapId,
+    type: 'system_metadata_changed',
+    payload: {
+      system_id: s.id,
+      solar_system_id: s.solar_system_id,
+      name: s.name,
+      custom_name: s.custom_name,
+      tag: s.tag,
+      status: s.status,
+      labels: s.labels,
+      description: s.description,
+      locked: s.locked,
+      visible: s.visible,
+      position_x: s.position_x,
+      position_y: s.position_y,
+      changed,
+    },
+  };
+}
+
+/** Names of the two ends, by solar system id (null when the system is not on the map). */
+export type NameOf = (solarSystemId: number) => string | null;
+
+function connectionFields(c: ConnectionRow, nameOf: NameOf): Record<string, unknown> {
+  return {
+    connection_id: c.id,
+    solar_system_source: c.solar_system_source,
+    solar_system_target: c.solar_system_target,
+    from_name: nameOf(c.solar_system_source),
+    to_name: nameOf(c.solar_system_target),
+    type: c.type,
+    mass_status: c.mass_status,
+    ship_size_type: c.ship_size_type,
+    time_status: c.time_status,
+    wormhole_type: c.wormhole_type,
+  };
+}
+
+export function connectionAddedEvent(mapId: string, c: ConnectionRow, nameOf: NameOf): OutboxEvent {
+  return { mapId, type: 'connection_added', payload: connectionFields(c, nameOf) };
+}
+
+export function connectionUpdatedEvent(mapId: string, c: ConnectionRow, nameOf: NameOf, changed: string[]): OutboxEvent {
+  return { mapId, type: 'connection_updated', payload: { ...connectionFields(c, nameOf), changed } };
+}
+
+export function connectionRemovedEvent(mapId: string, c: Pick<ConnectionRow, 'id' | 'solar_system_source' | 'solar_system_target'>, nameOf: NameOf): OutboxEvent {
+  return {
+    mapId,
+    type: 'connection_removed',
+    payload: {
+      connection_id: c.id,
+      solar_system_source: c.solar_system_source,
+      solar_system_target: c.solar_system_target,
+      from_name: nameOf(c.solar_system_source),
+      to_name: nameOf(c.solar_system_target),
+    },
+  };
+}
+
+export interface SignatureEventRow {
+  solar_system_id: number;
+  signature_id: string;
+  name: string | null;
+  kind: string | null;
+  group: string | null;
+  type: string | null;
+  character_eve_id: string | null;
+}
+
+export function signatureAddedEvent(mapId: string, s: SignatureEventRow): OutboxEvent {
+  return {
+    mapId,
+    type: 'signature_added',
+    payload: {
+      solar_system_id: s.solar_system_id,
+      signature_id: s.signature_id,
+      name: s.name,
+      kind: s.kind,
+      group: s.group,
+      type: s.type,
+      character_eve_id: s.character_eve_id,
+    },
+  };
+}
+
+export function signatureRemovedEvent(mapId: string, solarSystemId: number, signatureId: string): OutboxEvent {
+  return { mapId, type: 'signature_removed', payload: { solar_system_id: solarSystemId, signature_id: signatureId } };
+}
+
+export function signaturesUpdatedEvent(
+  mapId: string,
+  solarSystemId: number,
+  counts: { added: number; updated: number; removed: number },
+): OutboxEvent {
+  return {
+    mapId,
+    type: 'signatures_updated',
+    payload: { solar_system_id: solarSystemId, added_count: counts.added, updated_count: counts.updated, removed_count: counts.removed },
+  };
+}
+
+export interface KillEventInput {
+  killmailId: number;
+  solarSystemId: number;
+  killTime: Date;
+  victimCharName?: string | null;
+  victimShipName?: string | null;
+  victimCorpTicker?: string | null;
+  totalValue: number;
+}
+
+export function mapKillEvent(mapId: string, k: KillEventInput, systemName: string | null): OutboxEvent {
+  return {
+    mapId,
+    type: 'map_kill',
+    payload: {
+      killmail_id: k.killmailId,
+      system_name: systemName,
+      solar_system_id: k.solarSystemId,
+      kill_time: isoSeconds(k.killTime),
+      victim: { name: k.victimCharName ?? null, ship: k.victimShipName ?? null, corporation: k.victimCorpTicker ?? null },
+      value: k.totalValue,
+    },
+  };
+}
+
+/**
+ * ISO 8601 UTC with seconds precision, as stored (`timestamptz(0)` rounds to the nearest second).
+ */
+export function isoSeconds(d: Date): string {
+  return new Date(Math.round(d.getTime() / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
