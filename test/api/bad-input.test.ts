@@ -916,7 +916,7 @@ describe('hostile input on every endpoint', () => {
               method: req.method,
               token: tokenOf(ep.token),
               ...(req.headers ? { headers: req.headers } : {}),
-              ...(req.body !== undefined ? { body: req.body as BodyInit } : {}),
+              ...(req.body !== undefined ? { body: req.body as RequestInit["body"] } : {}),
             });
             await expectJsonClientError(res, req);
           }
