@@ -21,9 +21,11 @@ function hasBody(req: Request): boolean {
 // eslint-disable-next-line no-control-regex
 const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function findBadText(value: unknown, path: string, depth = 0): string | undefined {
-  if (depth > 32) return path || 'body';
-  if (typeof value === 'string') return BAD_TEXT.test(value) ? path || 'value' : undefined;
+const BAD_TEXT_MESSAGE = 'contains a NUL character or invalid Unicode';
+
+function findBadText(value: unknown, path: string, depth = 0): ErrorDetail | undefined {
+  if (depth > 32) return { field: path || 'body', message: 'is nested too deeply (at most 32 levels)' };
+  if (typeof value === 'string') return BAD_TEXT.test(value) ? { field: path || 'value', message: BAD_TEXT_MESSAGE } : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findBadText(value[i], `${path}[${i}]`, depth + 1);
@@ -31,7 +33,7 @@ function findBadText(value: unknown, path: string, depth = 0): string | undefine
     }
   } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (BAD_TEXT.test(k)) return `${path}${path ? '.' : ''}${k}`;
+      if (BAD_TEXT.test(k)) return { field: `${path}${path ? '.' : ''}${k}`, message: BAD_TEXT_MESSAGE };
       const found = findBadText(v, `${path}${path ? '.' : ''}${k}`, depth + 1);
       if (found) return found;
     }
@@ -81,7 +83,8 @@ export function createApp(deps: AppDeps): express.Express {
       const labels = { method: req.method, route, status: String(res.statusCode) };
       deps.metrics.httpRequests.inc(labels);
       deps.metrics.httpDuration.observe(labels, seconds);
-      const level = res.statusCode >= 500 ? 'error' : 'info';
+      // 503 is an expected answer while a dependency is down (logged once as a warning below).
+      const level = res.statusCode >= 500 && res.statusCode !== 503 ? 'error' : res.statusCode === 503 ? 'warn' : 'info';
       if (req.path !== '/healthz' && req.path !== '/readyz' && req.path !== '/metrics') {
         deps.log[level](
           { requestId: id, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, durationMs: Math.round(seconds * 1000) },
@@ -149,9 +152,10 @@ export function createApp(deps: AppDeps): express.Express {
   app.use((req, res, next) => (hasBody(req) ? parseJson(req, res, next) : next()));
   app.use((req, _res, next) => {
     // Path parameters are decoded later, by the router: a NUL there (%00) is refused here too.
-    const bad = findBadText(req.body, '') ?? findBadText(req.query, '') ?? (/%00/.test(req.path) ? 'path' : undefined);
+    const bad =
+      findBadText(req.body, '') ?? findBadText(req.query, '') ?? (/%00/.test(req.path) ? { field: 'path', message: BAD_TEXT_MESSAGE } : undefined);
     if (bad) {
-      next(new ValidationError([{ field: bad, message: 'contains a NUL character or invalid Unicode' }]));
+      next(new ValidationError([bad]));
       return;
     }
     next();
@@ -159,11 +163,24 @@ export function createApp(deps: AppDeps): express.Express {
 
   const router = express.Router();
   RegisterRoutes(router);
-  app.use(router);
   const routes = routeTable(router);
+  const allowedMethods = (path: string): string[] => {
+    const methods = new Set(routes.filter((r) => r.match(path)).flatMap((r) => r.methods));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods];
+  };
+  // OPTIONS answers with Allow (no body) instead of the router's plain-text default.
+  app.use((req, res, next) => {
+    if (req.method !== 'OPTIONS') return next();
+    const allowed = allowedMethods(req.path);
+    if (!allowed.length) return next();
+    res.setHeader('Allow', [...allowed, 'OPTIONS'].join(', '));
+    res.status(204).end();
+  });
+  app.use(router);
 
   app.use((req, res, next) => {
-    const allowed = [...new Set(routes.filter((r) => r.match(req.path)).flatMap((r) => r.methods))];
+    const allowed = allowedMethods(req.path);
     if (allowed.length) {
       res.setHeader('Allow', allowed.join(', '));
       next(new AppError(405, 'method_not_allowed', `Method ${req.method} is not allowed on this path`));

@@ -106,14 +106,23 @@ describe('errors, request ids, health and metrics', () => {
           ...(method === 'POST' || method === 'PUT' || method === 'PATCH' ? { headers: JSON_CT, body: '{}' } : {}),
         });
         await expectJsonError(res, 405, 'method_not_allowed');
-        expect(allowOf(res)).toEqual(allow);
+        // GET routes also serve HEAD.
+        expect(allowOf(res)).toEqual(allow.includes('GET') ? [...allow, 'HEAD'].sort() : allow);
       });
     }
+
+    it('answers OPTIONS on a known path with 204 and Allow, on an unknown one with 404 JSON', async () => {
+      const res = await t.fetch('/api/map/acls', { method: 'OPTIONS' });
+      expect(res.status).toBe(204);
+      expect(allowOf(res)).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
+      expect(await res.text()).toBe('');
+      await expectJsonError(await t.fetch('/api/nowhere', { method: 'OPTIONS' }), 404, 'not_found');
+    });
 
     it('answers 405 before authentication: the path exists whoever asks', async () => {
       const res = await t.fetch('/api/map/systems', { method: 'DELETE' });
       await expectJsonError(res, 405, 'method_not_allowed');
-      expect(allowOf(res)).toEqual(['GET']);
+      expect(allowOf(res)).toEqual(['GET', 'HEAD']);
     });
 
     it('a 405 wrote nothing', async () => {
