@@ -21,6 +21,7 @@ import { ConfigError } from './config.js';
 import { MemoryTransport, RedisStreamTransport, type EventTransport } from './events/transport.js';
 import { EventRelay } from './events/relay.js';
 import { EventLogService } from './events/events.service.js';
+import { notifierOf } from './events/notifier.js';
 
 export type Redis = RedisClientType<any, any, any, any, any>;
 
@@ -133,7 +134,11 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
           pruneIntervalMs: 3_600_000,
         })
       : undefined;
-    if (relay) closers.push(() => relay.stop());
+    if (relay) {
+      closers.push(() => relay.stop());
+      const notifier = notifierOf(orm);
+      if (notifier) notifier.local = () => relay.poke();
+    }
     const rateLimiter = createRateLimiter({ limitPerMinute: config.rateLimitPerMinute, redis, prefix: config.redisKeyPrefix });
 
     const pool = async () => {

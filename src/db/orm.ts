@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
 import { ALL_ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { installCommitNotifier } from '../events/notifier.js';
 
 export type Orm = MikroORM;
 
@@ -55,7 +56,9 @@ export async function ensureSchema(databaseUrl: string, schema: string): Promise
 
 export async function initOrm(s: OrmSettings): Promise<Orm> {
   await ensureSchema(s.databaseUrl, s.schema);
-  return MikroORM.init(ormOptions(s));
+  const orm = await MikroORM.init(ormOptions(s));
+  installCommitNotifier(orm);
+  return orm;
 }
 
 export async function migrate(orm: Orm): Promise<string[]> {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { markEventsWritten } from './notifier.js';
 
 /** The 13 event types of spec section 6. */
 export const EVENT_TYPES = [
@@ -34,4 +35,5 @@ export async function appendEvents(em: EntityManager, events: OutboxEvent[]): Pr
   const values = events.map(() => '(?, ?, ?::jsonb)').join(', ');
   const params = events.flatMap((e) => [e.mapId, e.type, JSON.stringify(e.payload)]);
   await em.getConnection().execute(`insert into map_events (map_id, type, payload) values ${values}`, params, 'run', em.getTransactionContext());
+  markEventsWritten(em.getTransactionContext());
 }

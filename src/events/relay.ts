@@ -113,6 +113,7 @@ export class EventRelay {
       } catch (err) {
         this.failures++;
         this.lastIds.clear();
+        this.opts.transport.forget?.();
         this.opts.log.warn({ err: { message: (err as Error).message }, failures: this.failures }, 'relay pass failed; retrying');
         if (isSessionError(err)) await this.closeSession();
       }
@@ -157,6 +158,7 @@ export class EventRelay {
       if (res.rows[0]?.locked) {
         this.held.add(p);
         this.lastIds.clear();
+        this.opts.transport.forget?.();
         this.opts.log.info({ partition: p }, 'relay took partition');
       }
     }

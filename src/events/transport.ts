@@ -24,6 +24,8 @@ export interface EventTransport {
   rangeAll(count: number): Promise<EventEnvelope[]>;
   /** Called with each published event (in-process listeners). */
   readonly emitter: EventEmitter;
+  /** Drops cached stream positions (a relay that (re)takes a partition calls it). */
+  forget?(): void;
 }
 
 export class MemoryTransport implements EventTransport {
@@ -77,6 +79,8 @@ export class MemoryTransport implements EventTransport {
  */
 export class RedisStreamTransport implements EventTransport {
   readonly emitter = new EventEmitter();
+  /** Last entry per map as this publisher left it, saving an XREVRANGE per round. */
+  private readonly lastByMap = new Map<string, { id: string; streamId: string }>();
 
   constructor(
     private readonly redis: Redis,
@@ -95,7 +99,7 @@ export class RedisStreamTransport implements EventTransport {
   async publish(mapId: string, events: EventEnvelope[]): Promise<number> {
     if (events.length === 0) return 0;
     const key = this.mapKey(mapId);
-    const last = await this.lastEntry(key);
+    const last = this.lastByMap.get(mapId) ?? (await this.lastEntry(key));
     let lastMs = last ? Number(last.streamId.split('-')[0]) : -1;
     let lastSeq = last ? Number(last.streamId.split('-')[1]) : -1;
     const multi = this.redis.multi();
@@ -113,9 +117,22 @@ export class RedisStreamTransport implements EventTransport {
       multi.xAdd(this.allKey(), '*', { id: e.id, map_id: mapId, type: e.type, envelope: json }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: this.maxPerMap * 10 } });
       added++;
     }
-    if (added) await multi.exec();
+    if (added) {
+      try {
+        await multi.exec();
+      } catch (err) {
+        this.lastByMap.delete(mapId);
+        throw err;
+      }
+      const newest = events.at(-1)!;
+      this.lastByMap.set(mapId, { id: newest.id, streamId: `${lastMs}-${lastSeq}` });
+    }
     for (const e of events) if (!last || e.id > last.id) this.emitter.emit('event', e);
     return added;
+  }
+
+  forget(): void {
+    this.lastByMap.clear();
   }
 
   async lastId(mapId: string): Promise<string | null> {
