@@ -10,7 +10,7 @@ const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outpu
 const run = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR } });
 
 let passed = 0;
-let failed = 0;
+let failed;
 let skipped = 0;
 if (existsSync(out)) {
   const r = JSON.parse(readFileSync(out, 'utf8'));
