@@ -245,20 +245,35 @@ export class MapContentService {
 /**
  * Stores one kill inside the caller's transaction (`tx` is the transactional EM) and records its
  * map_kill event; a killmail the map already has is left as it is and emits nothing. True when new.
- * `system_name` is the map system's name, else the static name.
  */
 export async function insertKill(tx: EntityManager, mapId: string, k: NewKill): Promise<boolean> {
+  return (await insertKills(tx, mapId, [k])) === 1;
+}
+
+const KILL_COLUMN_COUNT = 23;
+
+/**
+ * Stores kills inside the caller's transaction with one multi-row insert, and records a map_kill
+ * event per new kill, in input order. A killmail the map already has, or one repeated in `kills`, is
+ * left as it is and emits nothing. `system_name` is the map system's name, else the static name.
+ * Returns how many kills were new.
+ */
+export async function insertKills(tx: EntityManager, mapId: string, kills: NewKill[]): Promise<number> {
+  const seen = new Set<number>();
+  const unique = kills.filter((k) => !seen.has(k.killmailId) && seen.add(k.killmailId));
+  if (unique.length === 0) return 0;
   const conn = tx.getConnection();
   const ctx = tx.getTransactionContext();
-  const rows = await conn.execute<{ id: string }[]>(
+  const row = `(${Array.from({ length: KILL_COLUMN_COUNT }, (_, i) => (i === KILL_COLUMN_COUNT - 1 ? '?::jsonb' : '?')).join(', ')})`;
+  const inserted = await conn.execute<{ killmail_id: number }[]>(
     `insert into map_kills (map_id, killmail_id, kill_time, solar_system_id, attacker_count, npc, total_value,
        final_blow_alliance_id, final_blow_char_id, final_blow_corp_id, final_blow_ship_type_id,
        final_blow_alliance_ticker, final_blow_char_name, final_blow_corp_ticker, final_blow_ship_name,
        victim_alliance_id, victim_char_id, victim_corp_id, victim_ship_type_id,
        victim_char_name, victim_corp_ticker, victim_ship_name, zkb)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
-     on conflict (map_id, killmail_id) do nothing returning id`,
-    [
+     values ${unique.map(() => row).join(', ')}
+     on conflict (map_id, killmail_id) do nothing returning killmail_id::float8 as killmail_id`,
+    unique.flatMap((k) => [
       mapId,
       k.killmailId,
       k.killTime,
@@ -282,18 +297,26 @@ export async function insertKill(tx: EntityManager, mapId: string, k: NewKill): 
       k.victimCorpTicker ?? null,
       k.victimShipName ?? null,
       JSON.stringify(k.zkb),
-    ],
+    ]),
     'all',
     ctx,
   );
-  if (!rows.length) return false;
-  const systems = await conn.execute<{ name: string }[]>(
-    `select coalesce((select name from map_systems where map_id = ? and solar_system_id = ?),
-                     (select solar_system_name from solar_systems where solar_system_id = ?)) as name`,
-    [mapId, k.solarSystemId, k.solarSystemId],
+  if (inserted.length === 0) return 0;
+  const isNew = new Set(inserted.map((r) => Number(r.killmail_id)));
+  const fresh = unique.filter((k) => isNew.has(k.killmailId));
+  const systemIds = [...new Set(fresh.map((k) => k.solarSystemId))];
+  const names = await conn.execute<{ sid: number; name: string | null }[]>(
+    `select v.sid, coalesce((select name from map_systems where map_id = ? and solar_system_id = v.sid),
+                            (select solar_system_name from solar_systems where solar_system_id = v.sid)) as name
+     from (values ${systemIds.map(() => '(?::int)').join(', ')}) as v(sid)`,
+    [mapId, ...systemIds],
     'all',
     ctx,
   );
-  await appendEvents(tx, [mapKillEvent(mapId, k, systems[0]?.name ?? null)]);
-  return true;
+  const nameOf = new Map(names.map((n) => [n.sid, n.name]));
+  await appendEvents(
+    tx,
+    fresh.map((k) => mapKillEvent(mapId, k, nameOf.get(k.solarSystemId) ?? null)),
+  );
+  return fresh.length;
 }

@@ -3,7 +3,7 @@ import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorDeta
 import { appendEvents, type OutboxEvent } from '../events/outbox.js';
 import { tsSeconds, UUID_RE } from '../db/sql.js';
 import { CHARACTER_COLUMNS, CONNECTION_COLUMNS, SYSTEM_COLUMNS, toCharacterDto } from './map-data.service.js';
-import { insertKill, type NewKill } from './map-content.service.js';
+import { insertKills, type NewKill } from './map-content.service.js';
 import type { ConnectionDto, SystemDto, TrackedCharacterDto } from './map.dto.js';
 import type {
   AddConnectionRequest,
@@ -377,8 +377,7 @@ export class MapEditService {
         knownIds.has(k.solar_system_id) ? [] : [{ field: `${fieldPrefix(i)}solar_system_id`, message: `${k.solar_system_id} is not a known solar system` }],
       );
       if (unknown.length) throw new AppError(404, 'solar_system_not_found', 'Solar system not found', unknown);
-      let inserted = 0;
-      for (const k of kills) if (await insertKill(tx, mapId, toNewKill(k))) inserted++;
+      const inserted = await insertKills(tx, mapId, kills.map(toNewKill));
       return { inserted, duplicates: kills.length - inserted };
     });
   }
