@@ -117,6 +117,27 @@ describe('event relay', () => {
     expect(rows.map((r) => r.event_id)).toEqual(events.map((ev) => ev.id));
   });
 
+  it('keeps a bounded hot history per map in Redis while PostgreSQL keeps the whole log', async () => {
+    const redis = await redisClient();
+    const transport = new RedisStreamTransport(redis, `${uniqueName('hot')}:`, 100);
+    const mapId = await makeMapId();
+    await db.orm.em.fork().getConnection().execute(
+      `insert into map_events (map_id, type, payload) select ?, 'map_kill', jsonb_build_object('n', g) from generate_series(0, 999) g`,
+      [mapId],
+    );
+    const relay = relayFor(transport, { batchSize: 100 });
+    await relay.drainOnce();
+    const length = (await redis.xLen(transport.mapKey(mapId))) as number;
+    // MAXLEN ~ trims whole stream nodes: about the bound, never the whole history.
+    expect(length).toBeGreaterThanOrEqual(100);
+    expect(length).toBeLessThan(400);
+    const kept = await transport.range(mapId, null, 1000);
+    expect(kept.at(-1)!.payload.n).toBe(999);
+    expect(kept[0]!.payload.n).toBe(1000 - kept.length);
+    const logged = await db.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from map_events where map_id = ?', [mapId]);
+    expect(logged[0]!.n).toBe(1000);
+  });
+
   it('wakes on NOTIFY: a commit is published well before the poll interval', async () => {
     const transport = new MemoryTransport();
     const mapId = await makeMapId();
