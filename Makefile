@@ -8,7 +8,7 @@ NODE_DEP := .node/node_modules/.bin/node
 endif
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help node install build run serve test typecheck tsoa migrate sde-import bench-api bench-events clean
+.PHONY: help node install build run serve test typecheck lint check tsoa migrate sde-import bench-api bench-events clean
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -40,8 +40,14 @@ migrate: build ## apply database migrations
 sde-import: build ## import static data: make sde-import FROM=dir|url
 	node dist/cli.js sde import $(if $(FROM),--from $(FROM))
 
-typecheck: install ## type-check without emitting
+typecheck: install ## type-check src and tests without emitting
 	npm run --silent typecheck
+
+lint: install ## ESLint with type-aware rules
+	npm run --silent lint
+
+check: build typecheck lint ## typecheck, lint and every test
+	node scripts/run-tests.mjs
 
 test: build ## run every test tier against the machine's PostgreSQL and Redis
 	node scripts/run-tests.mjs
