@@ -209,7 +209,11 @@ program.parseAsync(process.argv).catch((err: unknown) => {
     process.stderr.write(`${err.message}\n`);
     process.exit(2);
   }
-  const e = err as { message?: string; code?: string };
+  const e = err as { message?: string; code?: string; port?: number };
   process.stderr.write(`error: ${e.message ?? String(err)}\n`);
+  if (e.code === 'EADDRINUSE') process.stderr.write(`hint: port ${e.port ?? ''} is taken by another process: stop it or choose another with PORT=<port>\n`);
+  if (e.code !== 'EADDRINUSE' && /postmaster\.pid|lock file|could not bind|Address already in use/i.test(e.message ?? '')) {
+    process.stderr.write('hint: another mapintel (or PostgreSQL) already uses DATA_DIR or EMBEDDED_PG_PORT: stop it, or set DATA_DIR / EMBEDDED_PG_PORT\n');
+  }
   process.exit(1);
 });
