@@ -192,6 +192,21 @@ async function recreateDatabase(url) {
   }
 }
 
+/** Deletes the keys the product wrote under the benchmark's prefix (rate-limit counters, event streams). */
+async function deleteRedisKeys(url, prefix) {
+  const { createClient } = await import('redis');
+  const client = createClient({ url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const keys = [];
+    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) keys.push(...batch);
+    if (keys.length) await client.del(keys);
+  } finally {
+    await client.close();
+  }
+}
+
 async function dropDatabase(adminUrl, name) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
@@ -600,6 +615,7 @@ async function main() {
     }
   } finally {
     for (const s of servers.reverse()) await s.stop();
+    if (redisUrl) await deleteRedisKeys(redisUrl, `mapintel-bench:${process.pid}:`).catch((err) => log(`could not delete Redis keys: ${err.message}`));
     if (process.env.BENCH_KEEP_DB === '1') log(`database ${db.name} kept`);
     else await dropDatabase(db.admin, db.name).catch((err) => log(`could not drop ${db.name}: ${err.message}`));
   }

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { spawn } from 'node:child_process';
 import { decodeTime } from 'ulid';
-import { createTestDb, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
+import { createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { MemoryTransport, RedisStreamTransport, type EventTransport } from '../../src/events/transport.js';
@@ -90,13 +90,22 @@ afterEach(async () => {
 });
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
+  for (const prefix of prefixes) await deleteRedisPrefix(prefix);
   await db?.close();
 });
+
+const prefixes: string[] = [];
+/** A Redis key prefix of this file's own, deleted after the tests. */
+function prefixFor(name: string): string {
+  const prefix = `${uniqueName(name)}:`;
+  prefixes.push(prefix);
+  return prefix;
+}
 
 describe('event relay', () => {
   it('publishes committed events as envelopes with ULIDs increasing per map, and marks them published', async () => {
     const redis = await redisClient();
-    const transport = new RedisStreamTransport(redis, `${uniqueName('t')}:`);
+    const transport = new RedisStreamTransport(redis, prefixFor('t'));
     const mapId = await makeMapId();
     await writeEvents(mapId, 0, 20);
     const relay = relayFor(transport);
@@ -119,7 +128,7 @@ describe('event relay', () => {
 
   it('keeps a bounded hot history per map in Redis while PostgreSQL keeps the whole log', async () => {
     const redis = await redisClient();
-    const transport = new RedisStreamTransport(redis, `${uniqueName('hot')}:`, 100);
+    const transport = new RedisStreamTransport(redis, prefixFor('hot'), 100);
     const mapId = await makeMapId();
     await db.orm.em.fork().getConnection().execute(
       `insert into map_events (map_id, type, payload) select ?, 'map_kill', jsonb_build_object('n', g) from generate_series(0, 999) g`,
@@ -192,7 +201,7 @@ describe('event relay', () => {
 
   it('survives a crash between publishing and marking: the restarted relay neither loses nor repeats events', async () => {
     const redis = await redisClient();
-    const real = new RedisStreamTransport(redis, `${uniqueName('crash')}:`);
+    const real = new RedisStreamTransport(redis, prefixFor('crash'));
     const mapId = await makeMapId();
     await writeEvents(mapId, 0, 25);
     // A transport that dies right after its second publish has reached Redis, like a process killed
@@ -224,7 +233,7 @@ describe('event relay', () => {
 
   it('loses and repeats nothing when a relay process is killed (SIGKILL) mid-batch and another takes over', async () => {
     const redis = await redisClient();
-    const prefix = `${uniqueName('kill')}:`;
+    const prefix = prefixFor('kill');
     const transport = new RedisStreamTransport(redis, prefix);
     const mapId = await makeMapId();
     const total = 1500;
@@ -254,7 +263,7 @@ describe('event relay', () => {
 
   it('runs one active relay per partition when two race, keeps order, and fails over', async () => {
     const redis = await redisClient();
-    const transport = new RedisStreamTransport(redis, `${uniqueName('race')}:`);
+    const transport = new RedisStreamTransport(redis, prefixFor('race'));
     const mapId = await makeMapId();
     const a = relayFor(transport);
     const b = relayFor(transport);
@@ -279,7 +288,7 @@ describe('event relay', () => {
     ['the in-process transport', 30],
   ])('10 concurrent writers on one map through %s: ids strictly increasing, every change once', async (kind, perWriter) => {
     const transport: EventTransport =
-      kind === 'Redis Streams' ? new RedisStreamTransport(await redisClient(), `${uniqueName('load')}:`) : new MemoryTransport();
+      kind === 'Redis Streams' ? new RedisStreamTransport(await redisClient(), prefixFor('load')) : new MemoryTransport();
     const mapId = await makeMapId();
     const content = new MapContentService();
     await db.orm.em.fork().getConnection().execute(

@@ -9,7 +9,7 @@ import { compose, type Platform } from '../../src/compose.js';
 import { startServer, type Server } from '../../src/main.js';
 import { createLogger } from '../../src/log.js';
 
-import { TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './db.js';
+import { deleteRedisPrefix, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './db.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -84,7 +84,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     },
     async close() {
       await server.shutdown();
-      if (opts.redis && platform.redis === undefined) return;
+      if (opts.redis) await deleteRedisPrefix(config.redisKeyPrefix).catch(() => undefined);
       if (!opts.keepSchema && !opts.schema) {
         const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
         await client.connect();

@@ -36,3 +36,18 @@ export async function createTestDb(prefix = 't'): Promise<TestDb> {
     },
   };
 }
+
+/** Deletes every Redis key under a test's prefix (streams outlive the test otherwise). */
+export async function deleteRedisPrefix(prefix: string, url = TEST_REDIS_URL): Promise<void> {
+  const { createClient } = await import('redis');
+  const client = createClient({ url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const keys: string[] = [];
+    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) keys.push(...(batch as unknown as string[]));
+    if (keys.length) await client.del(keys);
+  } finally {
+    await client.close();
+  }
+}
