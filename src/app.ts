@@ -8,6 +8,7 @@ import { openapiSpec } from './api/openapi.js';
 import type { AppDeps } from './api/deps.js';
 import { AppError, BadRequestError, errorBody, toAppError, ValidationError, type ErrorDetail } from './errors.js';
 import { redactUrl } from './log.js';
+import { featureGates } from './api/feature-gates.js';
 import { validationDetails } from './api/validation-details.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -129,6 +130,7 @@ export function createApp(deps: AppDeps): express.Express {
   );
 
   app.use('/api', deps.rateLimiter.middleware);
+  app.use(featureGates(deps.config));
 
   // Writes must be JSON; GET/DELETE without a body may carry any content type (clients send one).
   app.use((req, _res, next) => {

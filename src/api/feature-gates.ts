@@ -1,0 +1,24 @@
+import express, { type Router } from 'express';
+import type { Config } from '../config.js';
+import { AppError, ForbiddenError } from '../errors.js';
+
+/**
+ * The event stream (spec 4.5) and webhook management (spec 4.6) are switched by operator settings; a
+ * server with the feature off answers 403 (spec 7) whoever asks. This build does not serve them yet:
+ * with the setting on they answer 501 rather than a misleading 404.
+ */
+export function featureGates(config: Config): Router {
+  const router = express.Router();
+  const gate =
+    (enabled: boolean, code: string, offMessage: string, feature: string): express.RequestHandler =>
+    (_req, res, next) => {
+      res.locals.route = feature === 'sse' ? '/api/maps/:map_id/events/stream' : '/api/maps/:map_id/webhooks';
+      if (!enabled) return next(new ForbiddenError(code, offMessage));
+      next(new AppError(501, 'not_implemented', `${feature === 'sse' ? 'The event stream' : 'Webhook management'} is not available in this version`));
+    };
+  router.all('/api/maps/:map_id/events/stream', gate(config.sseEnabled, 'sse_disabled', 'Server-Sent Events are disabled on this server', 'sse'));
+  const webhooks = gate(config.webhooksEnabled, 'webhooks_disabled', 'Webhooks are disabled on this server', 'webhooks');
+  router.all('/api/maps/:map_id/webhooks', webhooks);
+  router.all('/api/maps/:map_id/webhooks/{*rest}', webhooks);
+  return router;
+}
