@@ -22,11 +22,11 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { deleteRedisKeys, dropDatabase, freePort, recreateDatabase } from './bench-support.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -151,17 +151,6 @@ function prng(seed) {
   };
 }
 
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs `tasks` (functions returning promises) with at most `n` in flight. */
 async function inPool(n, tasks) {
@@ -173,49 +162,8 @@ async function inPool(n, tasks) {
   );
 }
 
-async function recreateDatabase(url) {
-  const u = new URL(url);
-  const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`BENCH_DATABASE_URL must name a lower-case database (got "${name}")`);
-  if (['postgres', 'template0', 'template1'].includes(name)) throw new Error(`refusing to drop database "${name}"`);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`drop database if exists "${name}" with (force)`);
-    await client.query(`create database "${name}"`);
-    const version = (await client.query('show server_version')).rows[0].server_version;
-    return { name, admin: admin.toString(), version };
-  } finally {
-    await client.end();
-  }
-}
 
-/** Deletes the keys the product wrote under the benchmark's prefix (rate-limit counters, event streams). */
-async function deleteRedisKeys(url, prefix) {
-  const { createClient } = await import('redis');
-  const client = createClient({ url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    const keys = [];
-    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) keys.push(...batch);
-    if (keys.length) await client.del(keys);
-  } finally {
-    await client.close();
-  }
-}
 
-async function dropDatabase(adminUrl, name) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`drop database if exists "${name}" with (force)`);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Migrates and seeds through the product's own code (dist/): compose, static data import, admin and map content services. */
 async function seed(env) {

@@ -47,12 +47,12 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
+import { deleteKeys, dropDatabase, freePort, recreateDatabase } from './bench-support.mjs';
 import { createClient } from 'redis';
 import { ulid } from 'ulid';
 
@@ -75,56 +75,9 @@ function intEnv(name, def, min = 1) {
 // Database and Redis housekeeping
 // ---------------------------------------------------------------------------------------------------
 
-async function recreateDatabase(url) {
-  const u = new URL(url);
-  const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`BENCH_DATABASE_URL must name a lower-case database (got "${name}")`);
-  if (['postgres', 'template0', 'template1'].includes(name)) throw new Error(`refusing to drop database "${name}"`);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`drop database if exists "${name}" with (force)`);
-    await client.query(`create database "${name}"`);
-    const version = (await client.query('show server_version')).rows[0].server_version;
-    return { name, admin: admin.toString(), version };
-  } finally {
-    await client.end();
-  }
-}
 
-async function dropDatabase(adminUrl, name) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`drop database if exists "${name}" with (force)`);
-  } finally {
-    await client.end();
-  }
-}
 
-async function deleteKeys(redis, prefix) {
-  let deleted = 0;
-  const batch = [];
-  for await (const keys of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
-    batch.push(...(Array.isArray(keys) ? keys : [keys]));
-  }
-  for (let i = 0; i < batch.length; i += 500) deleted += await redis.del(batch.slice(i, i + 500));
-  return deleted;
-}
 
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------------
 // CPU accounting (Linux /proc; figures are NaN elsewhere)

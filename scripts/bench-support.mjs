@@ -1,0 +1,70 @@
+// Housekeeping shared by the benchmark scripts: their own database, free ports, their Redis keys.
+import net from 'node:net';
+import pg from 'pg';
+
+/** Drops and recreates the database named by `url` (never postgres or a template); returns its name, the admin URL and the server version. */
+export async function recreateDatabase(url) {
+  const u = new URL(url);
+  const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`BENCH_DATABASE_URL must name a lower-case database (got "${name}")`);
+  if (['postgres', 'template0', 'template1'].includes(name)) throw new Error(`refusing to drop database "${name}"`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.query(`create database "${name}"`);
+    const version = (await client.query('show server_version')).rows[0].server_version;
+    return { name, admin: admin.toString(), version };
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropDatabase(adminUrl, name) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Deletes every key under `prefix` with a connected node-redis client; returns how many. */
+export async function deleteKeys(redis, prefix) {
+  let deleted = 0;
+  const batch = [];
+  for await (const keys of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+    batch.push(...(Array.isArray(keys) ? keys : [keys]));
+  }
+  for (let i = 0; i < batch.length; i += 500) deleted += await redis.del(batch.slice(i, i + 500));
+  return deleted;
+}
+
+/** Deletes every key under `prefix`, with a client of its own. */
+export async function deleteRedisKeys(url, prefix) {
+  const { createClient } = await import('redis');
+  const client = createClient({ url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return await deleteKeys(client, prefix);
+  } finally {
+    await client.close();
+  }
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
