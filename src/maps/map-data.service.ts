@@ -130,6 +130,7 @@ export class MapDataService {
          from character_activity a
          where a.map_id = ? ${days !== undefined ? `and a.day >= (now() at time zone 'UTC')::date - (? - 1)` : ''}
          group by a.character_id
+         having sum(a.passages) + sum(a.connections) + sum(a.signatures) > 0
        ), grouped as (
          select coalesce(ch.user_id::text, ch.id::text) as group_key, pc.*, ch.user_id, main.id as main_id,
                 row_number() over (partition by coalesce(ch.user_id::text, ch.id::text)

@@ -320,6 +320,7 @@ describe('map data endpoints (spec 4.1)', () => {
     await record(mapId, ch.alt, at.threeDaysAgo, 10, 0, 0);
     await record(mapId, ch.bob, at.tenDaysAgo, 1, 2, 0);
     await record(mapId, ch.loner, at.early, 0, 4, 0);
+    await record(mapId, ch.other, at.early, 0, 0, 0); // a row with nothing counted is not listed
     await record(mapIdB, ch.other, at.early, 50, 50, 50);
     const carolMap = await makeMap(p);
     carolMapId = carolMap.map.id;
