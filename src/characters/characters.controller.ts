@@ -1,6 +1,7 @@
 import { Controller, Get, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppDeps } from '../api/deps.js';
 import type { ErrorResponse } from '../api/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
 import type { CharacterDto, DataResponse } from '../maps/map.dto.js';
 import { ForbiddenError } from '../errors.js';
 import { CHARACTER_COLUMNS, toCharacterDto } from '../maps/map-data.service.js';
@@ -20,16 +21,13 @@ export class CharactersController extends Controller {
    */
   @Get()
   @Security('any_key')
-  @Response<ErrorResponse>(401, 'Token missing or invalid', { error: "Missing or invalid 'Bearer' token", code: 'unauthorized' })
+  @Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
   @Response<ErrorResponse>(403, 'The character API is disabled on this server', {
     error: 'The character API is disabled on this server',
     code: 'character_api_disabled',
   })
-  @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', { error: 'Too many requests: limit is 100 per minute', code: 'rate_limited' })
-  @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', {
-    error: 'A backing service is unavailable, retry later',
-    code: 'dependency_unavailable',
-  })
+  @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
+  @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
   public async listCharacters(): Promise<DataResponse<CharacterDto[]>> {
     if (this.deps.config.characterApiDisabled) {
       throw new ForbiddenError('character_api_disabled', 'The character API is disabled on this server');

@@ -2,6 +2,7 @@ import { Controller, Get, Query, Request, Response, Route, Security, Tags } from
 import type { Request as ExRequest } from 'express';
 import { principalOf, type AppDeps } from '../api/deps.js';
 import type { ErrorResponse } from '../api/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_IDENTIFIER_REQUIRED_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
 import { resolveMapSelector } from './map-selector.js';
 import type {
   CharacterActivityDto,
@@ -23,17 +24,11 @@ import { UUID_RE } from '../db/sql.js';
 @Route('api/map')
 @Tags('Map data')
 @Security('map_key')
-@Response<ErrorResponse>(400, 'Missing map selector, malformed parameter', {
-  error: 'Map identifier required. Provide `map_id` or `slug`.',
-  code: 'map_identifier_required',
-})
-@Response<ErrorResponse>(401, 'Token missing or invalid', { error: "Missing or invalid 'Bearer' token", code: 'unauthorized' })
-@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', { error: 'Map not found', code: 'map_not_found' })
-@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', { error: 'Too many requests: limit is 100 per minute', code: 'rate_limited' })
-@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', {
-  error: 'A backing service is unavailable, retry later',
-  code: 'dependency_unavailable',
-})
+@Response<ErrorResponse>(400, 'Missing map selector, malformed parameter', MAP_IDENTIFIER_REQUIRED_EXAMPLE)
+@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
+@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
+@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class MapDataController extends Controller {
   constructor(private readonly deps: AppDeps) {
     super();

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Patch, Path, Post, Put, Query, Request, 
 import type { Request as ExRequest } from 'express';
 import { principalOf, type AppDeps } from '../api/deps.js';
 import type { ErrorResponse } from '../api/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
 import { BadRequestError } from '../errors.js';
 import { UUID_RE } from '../db/sql.js';
 import { resolveMapPath, type MapRef } from './map-selector.js';
@@ -40,13 +41,10 @@ import type {
   code: 'validation_failed',
   details: [{ field: 'status', message: 'max 6' }],
 })
-@Response<ErrorResponse>(401, 'Token missing or invalid', { error: "Missing or invalid 'Bearer' token", code: 'unauthorized' })
-@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', { error: 'Map not found', code: 'map_not_found' })
-@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', { error: 'Too many requests: limit is 100 per minute', code: 'rate_limited' })
-@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', {
-  error: 'A backing service is unavailable, retry later',
-  code: 'dependency_unavailable',
-})
+@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
+@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
+@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class MapEditController extends Controller {
   constructor(private readonly deps: AppDeps) {
     super();

@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Response, Route, Tags } from '@tsoa/runtime';
 import type { AppDeps } from '../api/deps.js';
 import type { ErrorResponse } from '../api/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE } from '../api/error-examples.js';
 import type { DataResponse } from '../maps/map.dto.js';
 import type { SystemStaticInfoDto } from './static-info.dto.js';
 import { NotFoundError } from '../errors.js';
@@ -28,10 +29,7 @@ export class StaticInfoController extends Controller {
     error: 'Too many requests: limit is 100 per minute',
     code: 'rate_limited',
   })
-  @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', {
-    error: 'A backing service is unavailable, retry later',
-    code: 'dependency_unavailable',
-  })
+  @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
   public async getSystemStaticInfo(@Query() id: number): Promise<DataResponse<SystemStaticInfoDto>> {
     const info = await this.deps.staticInfo.getSystemStaticInfo(id);
     if (!info) throw new NotFoundError('System not found', 'system_not_found');
