@@ -11,8 +11,6 @@ import { redactUrl } from './log.js';
 import { featureGates } from './api/feature-gates.js';
 import { validationDetails } from './api/validation-details.js';
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
@@ -134,7 +132,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   // Writes must be JSON; GET/DELETE without a body may carry any content type (clients send one).
   app.use((req, _res, next) => {
-    if ((BODY_METHODS.has(req.method) || hasBody(req)) && hasBody(req) && !req.is('application/json')) {
+    if (hasBody(req) && !req.is('application/json')) {
       next(new AppError(415, 'unsupported_media_type', 'Request body must be application/json'));
       return;
     }

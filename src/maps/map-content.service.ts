@@ -85,8 +85,11 @@ interface StaticRow {
 }
 
 /**
- * Write side of map content. Each change writes its rows and its events in one transaction (the
- * outbox). Tests, the demo and the benchmark seed maps through it; the editing API builds on it.
+ * Seeding side of map content, for the demo, the test factories and the benchmarks. Each change writes
+ * its rows and its events in one transaction (the outbox), with the same event payloads as the editing
+ * API (event-payloads.ts), but without the API's request rules: a system outside the static data may be
+ * named, a system may be added hidden, the same two systems may be connected more than once. The
+ * editing API (map-edit.service.ts) shares the kill writer (insertKills).
  */
 export class MapContentService {
   async addSystem(em: EntityManager, mapId: string, s: NewSystem): Promise<string> {
