@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeCharacter, makeMap, makeSystem } from '../support/factories.js';
+import { killBody } from '../support/map-edit.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -63,42 +64,8 @@ interface Endpoint {
 
 const mapPath = (c: Ctx) => ({ map_id: c.mapId });
 
-const KILL = (): Json => ({
-  killmail_id: 123456789,
-  kill_time: '2026-01-02T03:04:05Z',
-  solar_system_id: ON_MAP,
-  attacker_count: 3,
-  npc: false,
-  total_value: 1500.5,
-  final_blow_alliance_id: 99000001,
-  final_blow_char_id: 2112000001,
-  final_blow_corp_id: 98000001,
-  final_blow_ship_type_id: 17715,
-  final_blow_alliance_ticker: 'ALLY',
-  final_blow_char_name: 'Killer',
-  final_blow_corp_ticker: 'CORP',
-  final_blow_ship_name: 'Gila',
-  victim_alliance_id: null,
-  victim_char_id: 2112000002,
-  victim_corp_id: 98000002,
-  victim_ship_type_id: 11188,
-  victim_char_name: 'Victim',
-  victim_corp_ticker: 'VICT',
-  victim_ship_name: 'Anathema',
-  zkb: {
-    awox: false,
-    destroyedValue: 1000,
-    droppedValue: 500.5,
-    fittedValue: 1200,
-    hash: 'abc123',
-    labels: ['pvp'],
-    locationID: 40000001,
-    npc: false,
-    points: 12,
-    solo: true,
-    totalValue: 1500.5,
-  },
-});
+// A valid killmail body; the JSON it holds is plain data, so it is one of this file's Json values.
+const KILL = (): Json => killBody(ON_MAP, 123456789) as Json;
 
 const ENDPOINTS: Endpoint[] = [
   { method: 'GET', route: '/api/map/systems', token: 'map', selector: true, bools: ['all'], query: () => ({ all: 'true' }) },
