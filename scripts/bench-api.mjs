@@ -18,7 +18,6 @@
 //   BENCH_CPU_PROF=dir   run both servers with --cpu-prof into dir (profiles are written when they stop)
 //
 // The same file is the baseline server: `node scripts/bench-api.mjs --baseline` (spawned by the benchmark).
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -26,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { deleteRedisKeys, dropDatabase, freePort, recreateDatabase } from './bench-support.mjs';
+import { deleteRedisKeys, dropDatabase, freePort, recreateDatabase, startChild, waitReady } from './bench-support.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -296,49 +295,7 @@ async function seed(env) {
   }
 }
 
-function startChild(name, args, env, port) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk).slice(-20_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', (c) => {
-    keep(c);
-    process.stderr.write(`[${name}] ${c}`);
-  });
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return {
-    name,
-    child,
-    url: `http://127.0.0.1:${port}`,
-    exited,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(t);
-    },
-  };
-}
 
-async function waitReady(srv, readyPath, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  let dead = false;
-  srv.exited.then(() => (dead = true));
-  while (Date.now() < deadline && !dead) {
-    try {
-      const r = await fetch(srv.url + readyPath);
-      if (r.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${srv.name} did not become ready:\n${srv.output()}`);
-}
 
 /** CPU seconds used so far by a process (Linux /proc; undefined elsewhere). */
 function cpuSeconds(pid) {
@@ -457,12 +414,12 @@ async function main() {
         REDIS_URL: redisUrl,
         REDIS_KEY_PREFIX: `mapintel-bench:${process.pid}:`,
       },
-      productPort,
+      { cwd: ROOT, port: productPort },
     );
     servers.push(product);
-    const baseline = startChild('baseline', [...nodeArgs, SELF, '--baseline'], { ...base, BASELINE_PORT: String(baselinePort), BASELINE_DATABASE_URL: databaseUrl }, baselinePort);
+    const baseline = startChild('baseline', [...nodeArgs, SELF, '--baseline'], { ...base, BASELINE_PORT: String(baselinePort), BASELINE_DATABASE_URL: databaseUrl }, { cwd: ROOT, port: baselinePort });
     servers.push(baseline);
-    await Promise.all([waitReady(product, '/readyz'), waitReady(baseline, '/healthz')]);
+    await Promise.all([waitReady(product, `${product.url}/readyz`), waitReady(baseline, `${baseline.url}/healthz`)]);
     log(`product ${product.url} (node dist/cli.js serve, rate-limit store: ${redisUrl ? 'Redis' : 'in-process'}), baseline ${baseline.url}`);
 
     const headers = { authorization: `Bearer ${seeded.apiKey}` };

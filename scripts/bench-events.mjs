@@ -44,7 +44,6 @@
 //   BENCH_CPU_PROF=dir   run the relay process with --cpu-prof into dir (written when it stops)
 //   BENCH_KEEP_DB=1      keep the database after the run
 //   BENCH_JSON=path      also write the results as JSON
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -52,7 +51,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
-import { deleteKeys, dropDatabase, freePort, recreateDatabase } from './bench-support.mjs';
+import { deleteKeys, dropDatabase, freePort, recreateDatabase, startChild, waitReady } from './bench-support.mjs';
 import { createClient } from 'redis';
 import { ulid } from 'ulid';
 
@@ -344,47 +343,7 @@ function summarize(name, commits, reader, started) {
 // The relay under test
 // ---------------------------------------------------------------------------------------------------
 
-function startChild(name, args, env) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk).slice(-20_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', (c) => {
-    keep(c);
-    process.stderr.write(`[${name}] ${c}`);
-  });
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return {
-    child,
-    exited,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(t);
-    },
-  };
-}
 
-async function waitReady(url, srv, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  let dead = false;
-  srv.exited.then(() => (dead = true));
-  while (Date.now() < deadline && !dead) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  throw new Error(`the relay process did not become ready:\n${srv.output()}`);
-}
 
 /** Cumulative buckets of mapintel_events_publish_latency_seconds from Prometheus text. */
 function parseHistogram(text) {
@@ -532,7 +491,7 @@ async function main() {
           REDIS_URL: redisUrl,
           REDIS_KEY_PREFIX: prefix,
           EVENTS_RELAY_ENABLED: 'true',
-        });
+        }, { cwd: ROOT, port });
         let stopping = false;
         closers.push(() => {
           stopping = true;
@@ -544,7 +503,7 @@ async function main() {
             failed = true;
           }
         });
-        await waitReady(`http://127.0.0.1:${port}/readyz`, srv);
+        await waitReady(srv, `${srv.url}/readyz`);
         relayPid = srv.child.pid;
         metricsText = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
         log(`relay: node ${path.relative(ROOT, DIST) || DIST}/cli.js serve (pid ${relayPid}, port ${port})`);

@@ -1,4 +1,5 @@
 // Housekeeping shared by the benchmark scripts: their own database, free ports, their Redis keys.
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import pg from 'pg';
 
@@ -67,4 +68,53 @@ export async function freePort() {
       s.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Starts `node <args>` as a child with its output kept (the last 20 kB, stderr echoed with a `[name]`
+ * prefix); `stop()` sends SIGTERM, then SIGKILL after 15 s.
+ */
+export function startChild(name, args, env, { cwd, port } = {}) {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', (c) => {
+    keep(c);
+    process.stderr.write(`[${name}] ${c}`);
+  });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return {
+    name,
+    child,
+    url: port ? `http://127.0.0.1:${port}` : undefined,
+    exited,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+/** Polls `url` until it answers 2xx; fails with the child's output when it exits or 60 s pass. */
+export async function waitReady(srv, url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  let dead = false;
+  srv.exited.then(() => (dead = true));
+  while (Date.now() < deadline && !dead) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${srv.name} did not become ready:\n${srv.output()}`);
 }
