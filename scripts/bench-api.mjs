@@ -164,13 +164,15 @@ async function inPool(n, tasks) {
 
 
 
-/** Migrates and seeds through the product's own code (dist/): compose, static data import, admin and map content services. */
+/** Migrates and seeds through the product's own code (dist/): the core, static data import, admin and map content services. */
 async function seed(env) {
   const { loadConfig } = await import(pathToFileURL(path.join(ROOT, 'dist/config.js')).href);
-  const { compose } = await import(pathToFileURL(path.join(ROOT, 'dist/compose.js')).href);
+  const { buildCore } = await import(pathToFileURL(path.join(ROOT, 'dist/core/core.js')).href);
+  const { createApiServices } = await import(pathToFileURL(path.join(ROOT, 'dist/api/services.js')).href);
   const { importStaticData } = await import(pathToFileURL(path.join(ROOT, 'dist/static-data/sde-importer.js')).href);
   const config = loadConfig({ ...env, REDIS_URL: '' });
-  const platform = await compose(config, { migrate: true });
+  const core = await buildCore(config, { migrations: 'apply' });
+  const platform = { orm: core.db.orm, ...createApiServices(core), close: () => core.close() };
   try {
     const shared = path.resolve(ROOT, '../shared/data/eve-static');
     const staticDir = process.env.BENCH_STATIC_DIR || (existsSync(shared) ? shared : path.join(ROOT, 'test/fixtures/eve-static'));

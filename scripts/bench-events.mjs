@@ -36,7 +36,7 @@
 //   BENCH_RATE_SECONDS   seconds of scenario B (default 10)
 //   BENCH_BACKLOG        events written before the relay starts (write path alone, then relay drain rate) (default 5000)
 //   BENCH_WARMUP_EVENTS  unmeasured events before A and B, product and baseline each (default 500)
-//   BENCH_RELAY          child (default: `node dist/cli.js serve` as its own process) | inprocess (compose() +
+//   BENCH_RELAY          child (default: `node dist/cli.js serve` as its own process) | inprocess (serve() of the api role +
 //                        relay.start() inside this process)
 //   EVENTS_RELAY_BATCH, EVENTS_RELAY_POLL_MS, EVENTS_RELAY_PARTITIONS   passed to the relay when set
 //   BENCH_BATCH=20       kills per transaction in scenario A2 (the batch write path of POST /kills)
@@ -394,7 +394,10 @@ async function main() {
   if (!existsSync(path.join(DIST, 'cli.js'))) throw new Error(`${DIST} is missing: run \`make build\` (or \`make bench-events\`)`);
   const dist = (p) => import(pathToFileURL(path.join(DIST, p)).href);
   const { loadConfig } = await dist('config.js');
-  const { compose } = await dist('compose.js');
+  const { buildCore } = await dist('core/core.js');
+  const { createApiServices } = await dist('api/services.js');
+  const { serve } = await dist('main.js');
+  const { apiRole } = await dist('api/api.role.js');
   const { createLogger } = await dist('log.js');
 
   const cpus = os.cpus();
@@ -437,11 +440,12 @@ async function main() {
     closers.push(() => readerRedis.close());
 
     // The writers' platform: migrates, no relay, no Redis (the relay under test owns the transport).
-    const platform = await compose(
+    const writerCore = await buildCore(
       loadConfig({ ...env, REDIS_URL: '', EVENTS_RELAY_ENABLED: 'false', DATABASE_POOL_MAX: String(writers + 2) }),
-      { migrate: true, logger: createLogger('warn') },
+      { migrations: 'apply', logger: createLogger('warn') },
     );
-    closers.push(() => platform.close());
+    const platform = { orm: writerCore.db.orm, outbox: writerCore.outbox, ...createApiServices(writerCore) };
+    closers.push(() => writerCore.close());
     const em = () => platform.orm.em.fork();
     const owner = { eve_id: '2119500001', name: 'Bench Events Owner', corporation_id: '98900002', corporation_ticker: 'BENCH', alliance_id: null, alliance_ticker: null };
     await platform.admin.upsertCharacter(em(), owner);
@@ -488,6 +492,7 @@ async function main() {
           ...relayEnv,
           PORT: String(port),
           HOST: '127.0.0.1',
+          OPS_PORT: '0',
           REDIS_URL: redisUrl,
           REDIS_KEY_PREFIX: prefix,
           EVENTS_RELAY_ENABLED: 'true',
@@ -508,13 +513,11 @@ async function main() {
         metricsText = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
         log(`relay: node ${path.relative(ROOT, DIST) || DIST}/cli.js serve (pid ${relayPid}, port ${port})`);
       } else {
-        const relayPlatform = await compose(loadConfig({ ...env, ...relayEnv, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, EVENTS_RELAY_ENABLED: 'true' }), {
-          logger: createLogger('warn'),
-        });
-        closers.push(() => relayPlatform.close());
-        relayPlatform.relay.start();
-        metricsText = () => relayPlatform.metrics.registry.metrics();
-        log('relay: compose() + relay.start() in this process');
+        const relayConfig = loadConfig({ ...env, ...relayEnv, PORT: '0', HOST: '127.0.0.1', OPS_PORT: '0', REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, EVENTS_RELAY_ENABLED: 'true' });
+        const serving = await serve(relayConfig, { roles: [apiRole], logger: createLogger('warn') });
+        closers.push(() => serving.shutdown());
+        metricsText = () => serving.core.metrics.registry.metrics();
+        log('relay: the api role (with its relay) in this process');
       }
     };
 
@@ -541,7 +544,7 @@ async function main() {
     // The same write path as POST /api/maps/{map_id}/kills: one transaction stores a batch of killmails
     // and their map_kill events (a killboard feed delivers kills in batches).
     const { MapEditService } = await dist('maps/map-edit.service.js');
-    const mapEdit = new MapEditService();
+    const mapEdit = new MapEditService(platform.outbox);
     const toKillInput = (k) => ({
       killmail_id: k.killmailId, kill_time: k.killTime, solar_system_id: k.solarSystemId, attacker_count: k.attackerCount, npc: k.npc,
       total_value: k.totalValue, final_blow_alliance_id: k.finalBlowAllianceId, final_blow_char_id: k.finalBlowCharId,

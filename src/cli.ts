@@ -3,12 +3,17 @@ import { Command, Option } from 'commander';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { compose, type Platform } from './compose.js';
-import { handleSignals, startServer } from './main.js';
+import { buildCore, type Core } from './core/core.js';
+import { openDatabase } from './core/database.js';
+import { exitOnCrash, handleSignals, serve } from './main.js';
 import { migrate } from './db/orm.js';
 import { importStaticData } from './static-data/sde-importer.js';
 import { seedDemo } from './demo.js';
 import { createLogger } from './log.js';
+import { createMetrics } from './metrics.js';
+import { ROLES, selectRoles } from './roles/registry.js';
+import { createApiServices } from './api/services.js';
+import { AdminService } from './admin/admin.service.js';
 
 /** Where `sde import` and `demo` read static data from when --from is not given. */
 function defaultSdeSource(): string {
@@ -20,15 +25,28 @@ function config(): Config {
   return loadConfig();
 }
 
-/** Runs `fn` on a composed platform (migrated), then closes it. */
-async function withPlatform<T>(fn: (p: Platform) => Promise<T>, logLevel?: string): Promise<T> {
+/** Commands quieter than serve: warnings and errors only, unless LOG_LEVEL asks for more. */
+function commandLogger(cfg: Config) {
+  return createLogger(cfg.logLevel === 'info' ? 'warn' : cfg.logLevel);
+}
+
+/**
+ * Runs `fn` on the database alone (no Redis, no outbox, no roles), refusing while migrations are
+ * pending: administration and imports never change the schema behind an operator's back.
+ */
+async function withDatabase<T>(fn: (core: Core) => Promise<T>): Promise<T> {
   const cfg = config();
-  const platform = await compose(cfg, { migrate: true, logger: createLogger(logLevel ?? (cfg.logLevel === 'info' ? 'warn' : cfg.logLevel)) });
+  const core = await buildCore(cfg, { migrations: 'require', redis: false, logger: commandLogger(cfg) });
   try {
-    return await fn(platform);
+    return await fn(core);
   } finally {
-    await platform.close();
+    await core.close();
   }
+}
+
+/** The admin commands' service, over the database alone (key caches live in server processes). */
+async function withAdmin<T>(fn: (admin: AdminService, core: Core) => Promise<T>): Promise<T> {
+  return withDatabase((core) => fn(new AdminService(), core));
 }
 
 function print(value: unknown): void {
@@ -43,23 +61,30 @@ program
 
 program
   .command('serve')
-  .description('run the HTTP API (migrates first); without DATABASE_URL an embedded PostgreSQL runs under DATA_DIR')
-  .option('--roles <roles>', 'roles to run in this process (only "api" exists so far)', 'api')
-  .action(async (opts: { roles: string }) => {
-    const unknown = opts.roles.split(',').filter((r) => r.trim() && r.trim() !== 'api');
-    if (unknown.length) throw new Error(`unknown role(s): ${unknown.join(', ')}; available: api`);
-    const server = await startServer(config());
-    handleSignals(server);
+  .description('run the roles of this process (default: all); migrates first; without DATABASE_URL an embedded PostgreSQL runs under DATA_DIR')
+  .option('--roles <roles>', `comma list of roles to run: ${ROLES.map((r) => r.name).join(', ')} (default: all)`)
+  .addHelpText('after', `\nRoles:\n${ROLES.map((r) => `  ${r.name.padEnd(8)} ${r.summary}`).join('\n')}\nEvery process serves /healthz, /readyz and /metrics on OPS_PORT.`)
+  .action(async (opts: { roles?: string }) => {
+    const roles = selectRoles(opts.roles);
+    const cfg = config();
+    const log = createLogger(cfg.logLevel);
+    exitOnCrash(log);
+    const serving = await serve(cfg, { roles, logger: log });
+    handleSignals(serving);
   });
 
 program
   .command('migrate')
   .description('apply pending database migrations and exit')
   .action(async () => {
-    await withPlatform(async (p) => {
-      const applied = await migrate(p.orm);
+    const cfg = config();
+    const db = await openDatabase(cfg, commandLogger(cfg), createMetrics({ defaultMetrics: false }));
+    try {
+      const applied = await migrate(db.orm);
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
-    });
+    } finally {
+      await db.close();
+    }
   });
 
 const sde = program.command('sde').description('static solar system data');
@@ -69,8 +94,8 @@ sde
   .addOption(new Option('--from <dir|url>', 'folder or URL of the static data').default(undefined, '../shared/data/eve-static if present, else the public URL'))
   .action(async (opts: { from?: string }) => {
     const from = opts.from ?? defaultSdeSource();
-    await withPlatform(async (p) => {
-      const result = await importStaticData(p.orm, from, { progress: (m) => process.stderr.write(`${m}\n`) });
+    await withDatabase(async (core) => {
+      const result = await importStaticData(core.db.orm, from, { progress: (m) => process.stderr.write(`${m}\n`) });
       print(result);
     });
   });
@@ -80,11 +105,11 @@ admin
   .command('create-user')
   .description('create a user')
   .requiredOption('--name <name>', 'display name')
-  .action(async (o: { name: string }) => withPlatform(async (p) => print(await p.admin.createUser(p.orm.em.fork(), o.name))));
+  .action(async (o: { name: string }) => withAdmin(async (admin, core) => print(await admin.createUser(core.db.orm.em.fork(), o.name))));
 admin
   .command('list-users')
   .description('list users with their characters')
-  .action(async () => withPlatform(async (p) => print(await p.admin.listUsers(p.orm.em.fork()))));
+  .action(async () => withAdmin(async (admin, core) => print(await admin.listUsers(core.db.orm.em.fork()))));
 admin
   .command('upsert-character')
   .description('create or update a character by eve_id')
@@ -96,9 +121,9 @@ admin
   .option('--alliance-ticker <ticker>', 'alliance ticker')
   .option('--user-id <uuid>', 'owning user id')
   .action(async (o: Record<string, string | undefined>) =>
-    withPlatform(async (p) =>
+    withAdmin(async (admin, core) =>
       print(
-        await p.admin.upsertCharacter(p.orm.em.fork(), {
+        await admin.upsertCharacter(core.db.orm.em.fork(), {
           eve_id: o.eveId!,
           name: o.name!,
           corporation_id: o.corporationId!,
@@ -115,7 +140,7 @@ admin
   .description("set a user's main character (one of the user's characters)")
   .requiredOption('--user-id <uuid>', 'user id')
   .requiredOption('--eve-id <id>', 'character eve_id')
-  .action(async (o: { userId: string; eveId: string }) => withPlatform(async (p) => print(await p.admin.setMainCharacter(p.orm.em.fork(), o.userId, o.eveId))));
+  .action(async (o: { userId: string; eveId: string }) => withAdmin(async (admin, core) => print(await admin.setMainCharacter(core.db.orm.em.fork(), o.userId, o.eveId))));
 admin
   .command('create-map')
   .description('create a map; prints its first API key (shown once)')
@@ -124,14 +149,14 @@ admin
   .requiredOption('--owner-eve-id <id>', 'owner character eve_id')
   .option('--description <text>', 'description')
   .action(async (o: { slug: string; name: string; ownerEveId: string; description?: string }) =>
-    withPlatform(async (p) =>
-      print(await p.admin.createMap(p.orm.em.fork(), { slug: o.slug, name: o.name, owner_eve_id: o.ownerEveId, description: o.description ?? null })),
+    withAdmin(async (admin, core) =>
+      print(await admin.createMap(core.db.orm.em.fork(), { slug: o.slug, name: o.name, owner_eve_id: o.ownerEveId, description: o.description ?? null })),
     ),
   );
 admin
   .command('list-maps')
   .description('list maps')
-  .action(async () => withPlatform(async (p) => print(await p.admin.listMaps(p.orm.em.fork()))));
+  .action(async () => withAdmin(async (admin, core) => print(await admin.listMaps(core.db.orm.em.fork()))));
 admin
   .command('issue-key')
   .description('issue another API key for a map, bound to a character (shown once)')
@@ -139,19 +164,19 @@ admin
   .requiredOption('--character-eve-id <id>', 'character the key is bound to')
   .option('--name <name>', 'label of the key')
   .action(async (o: { map: string; characterEveId: string; name?: string }) =>
-    withPlatform(async (p) => print(await p.admin.issueKey(p.orm.em.fork(), o.map, { character_eve_id: o.characterEveId, name: o.name ?? null }))),
+    withAdmin(async (admin, core) => print(await admin.issueKey(core.db.orm.em.fork(), o.map, { character_eve_id: o.characterEveId, name: o.name ?? null }))),
   );
 admin
   .command('list-keys')
   .description("list a map's keys (never the keys themselves)")
   .requiredOption('--map <id|slug>', 'map')
-  .action(async (o: { map: string }) => withPlatform(async (p) => print(await p.admin.listKeys(p.orm.em.fork(), o.map))));
+  .action(async (o: { map: string }) => withAdmin(async (admin, core) => print(await admin.listKeys(core.db.orm.em.fork(), o.map))));
 admin
   .command('revoke-key')
   .description('revoke a map key')
   .requiredOption('--map <id|slug>', 'map')
   .requiredOption('--key-id <uuid>', 'key id (from list-keys)')
-  .action(async (o: { map: string; keyId: string }) => withPlatform(async (p) => print(await p.admin.revokeKey(p.orm.em.fork(), o.map, o.keyId))));
+  .action(async (o: { map: string; keyId: string }) => withAdmin(async (admin, core) => print(await admin.revokeKey(core.db.orm.em.fork(), o.map, o.keyId))));
 admin
   .command('track')
   .description('track (or --untrack) a character on a map')
@@ -159,7 +184,7 @@ admin
   .requiredOption('--eve-id <id>', 'character eve_id')
   .option('--untrack', 'set tracked=false')
   .action(async (o: { map: string; eveId: string; untrack?: boolean }) =>
-    withPlatform(async (p) => print(await p.admin.setTracking(p.orm.em.fork(), o.map, o.eveId, !o.untrack))),
+    withAdmin(async (admin, core) => print(await admin.setTracking(core.db.orm.em.fork(), o.map, o.eveId, !o.untrack))),
   );
 
 program
@@ -169,14 +194,17 @@ program
   .option('--no-serve', 'seed and print, then exit')
   .action(async (opts: { from?: string; serve: boolean }) => {
     const cfg = config();
-    const platform = await compose(cfg, { migrate: true });
+    const log = createLogger(cfg.logLevel);
+    exitOnCrash(log);
+    const core = await buildCore(cfg, { migrations: 'apply', logger: log });
     try {
-      if ((await platform.staticInfo.count()) === 0) {
+      const services = createApiServices(core);
+      if ((await services.staticInfo.count()) === 0) {
         const from = opts.from ?? defaultSdeSource();
         process.stderr.write(`importing static data from ${from}\n`);
-        await importStaticData(platform.orm, from, { progress: (m) => process.stderr.write(`  ${m}\n`) });
+        await importStaticData(core.db.orm, from, { progress: (m) => process.stderr.write(`  ${m}\n`) });
       }
-      const demo = await seedDemo(platform);
+      const demo = await seedDemo({ orm: core.db.orm, ...services });
       const base = cfg.publicBaseUrl;
       process.stdout.write(
         [
@@ -186,22 +214,21 @@ program
           `  map API key:    ${demo.apiKey}`,
           `  ACL id:         ${demo.aclId}`,
           `  ACL API key:    ${demo.aclKey}`,
-          `  admin token:    ${platform.adminToken ?? '(SERVICE_ADMIN_TOKEN not set: admin API disabled)'}`,
+          `  admin token:    ${core.secrets.adminToken ?? '(SERVICE_ADMIN_TOKEN not set: admin API disabled)'}`,
           `  API explorer:   ${base}/swaggerui`,
           `  try:            curl -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/map/systems?slug=${demo.slug}"`,
           '',
         ].join('\n') + '\n',
       );
     } catch (err) {
-      await platform.close();
+      await core.close();
       throw err;
     }
     if (!opts.serve) {
-      await platform.close();
+      await core.close();
       return;
     }
-    const server = await startServer(cfg, { platform });
-    handleSignals(server);
+    handleSignals(await serve(cfg, { core }));
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -16,6 +16,13 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'PORT', meaning: 'TCP port the HTTP server listens on', default: '8080', unit: 'port' },
   { name: 'HOST', meaning: 'Address the HTTP server binds to', default: '0.0.0.0', unit: 'address' },
   {
+    name: 'OPS_PORT',
+    meaning: 'Internal ops port of every process, whatever its roles: /healthz, /readyz and /metrics (0 picks a free port)',
+    default: '8081',
+    unit: 'port',
+  },
+  { name: 'OPS_HOST', meaning: 'Address the ops port binds to', default: '0.0.0.0', unit: 'address' },
+  {
     name: 'PUBLIC_BASE_URL',
     meaning: 'Base URL printed for humans (swagger address, demo output); derived from HOST and PORT when unset',
     default: '',
@@ -109,6 +116,8 @@ export const SETTINGS: readonly Setting[] = [
 export interface Config {
   port: number;
   host: string;
+  opsPort: number;
+  opsHost: string;
   publicBaseUrl: string;
   databaseUrl: string | undefined;
   databasePoolMax: number;
@@ -192,6 +201,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config: Config = {
     port,
     host,
+    opsPort: int('OPS_PORT', 0, 65535),
+    opsHost: raw('OPS_HOST'),
     publicBaseUrl: optional('PUBLIC_BASE_URL') ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`,
     databaseUrl,
     databasePoolMax: int('DATABASE_POOL_MAX', 1, 1000),

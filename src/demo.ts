@@ -1,4 +1,5 @@
-import type { Platform } from './compose.js';
+import type { Orm } from './db/orm.js';
+import type { ApiServices } from './api/services.js';
 import type { IssuedMapKeyDto } from './admin/admin.dto.js';
 
 export const DEMO_SLUG = 'demo';
@@ -11,6 +12,9 @@ const CHARACTERS = [
   { eve_id: '2117000002', name: 'Bo Roller', corporation_id: '98000001', corporation_ticker: 'MAPIN', alliance_id: '99000001', alliance_ticker: 'WHMAP' },
   { eve_id: '2117000003', name: 'Cy Hunter', corporation_id: '98000002', corporation_ticker: 'HUNT', alliance_id: null, alliance_ticker: null },
 ];
+
+/** What seeding writes through: the database and the services the API writes with. */
+export type DemoContext = { orm: Orm } & Pick<ApiServices, 'admin' | 'acls' | 'mapContent'>;
 
 export interface DemoResult {
   mapId: string;
@@ -26,7 +30,7 @@ export interface DemoResult {
  * kills, structure timers, activity and an ACL; on later runs it leaves the map as it is and issues a
  * fresh key (keys are shown only once).
  */
-export async function seedDemo(platform: Platform): Promise<DemoResult> {
+export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   const em = platform.orm.em.fork();
   const conn = em.getConnection();
   const existing = await conn.execute<{ id: string }[]>('select id from maps where slug = ?', [DEMO_SLUG]);

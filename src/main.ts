@@ -1,93 +1,95 @@
-import http from 'node:http';
 import type { Config } from './config.js';
-import { compose, type Platform } from './compose.js';
-import { createApp } from './app.js';
+import type { Logger } from './log.js';
+import { buildCore, type Core } from './core/core.js';
+import type { Role, RoleHandle } from './roles/role.js';
+import { ROLES } from './roles/registry.js';
+import { startOpsServer, type OpsServer } from './ops/ops.server.js';
+import { apiRole, type ApiHandle } from './api/api.role.js';
 
-export interface Server {
-  platform: Platform;
-  server: http.Server;
-  url: string;
-  /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), then closes the pools. */
+/** A running `mapintel serve`: the core, its roles and the ops port. */
+export interface Serving {
+  core: Core;
+  /** Started roles by name, in start order. */
+  roles: Map<string, RoleHandle>;
+  /** The api role's handle, when it runs. */
+  api: ApiHandle | undefined;
+  ops: OpsServer | undefined;
+  /** Stops accepting, stops the roles (reverse start order), closes the ops port, then the core. */
   shutdown(): Promise<void>;
 }
 
-/** Builds the platform and listens. Used by `mapintel serve` and `mapintel demo`. */
-export async function startServer(config: Config, opts: { platform?: Platform } = {}): Promise<Server> {
-  const platform = opts.platform ?? (await compose(config, { migrate: true }));
-  const app = createApp(platform.deps);
-  platform.relay?.start();
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
-  platform.log.info({ url, swagger: `${url}/swaggerui` }, 'listening');
-  let stopping: Promise<void> | undefined;
-  return {
-    platform,
-    server,
-    url,
-    shutdown() {
-      stopping ??= (async () => {
-        platform.log.info('shutting down: draining in-flight requests');
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
-        timer.unref();
-        await closed;
-        clearTimeout(timer);
-        await platform.close();
-        platform.log.info('stopped');
-      })();
-      return stopping;
-    },
-  };
+export interface ServeOptions {
+  /** Roles to run (default: every role of this build). */
+  roles?: readonly Role[];
+  logger?: Logger;
+  /** A core built already (the demo seeds through it before serving). */
+  core?: Core;
 }
 
-/**
- * Requests Node's HTTP parser rejects (request head over 16 KiB, malformed request line) never reach
- * express: answer them with the same JSON error shape instead of Node's bare status line.
- */
-function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
-  // As Node's own handler: answer only when no in-flight response has started on this socket.
-  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
-    socket.destroy();
-    return;
+/** Builds the core, opens the ops port and starts each role in order. */
+export async function serve(config: Config, opts: ServeOptions = {}): Promise<Serving> {
+  const core = opts.core ?? (await buildCore(config, { migrations: 'apply', logger: opts.logger }));
+  const roles = new Map<string, RoleHandle>();
+  let ops: OpsServer | undefined;
+  let stopping: Promise<void> | undefined;
+  const shutdown = () => {
+    stopping ??= (async () => {
+      const log = core.log;
+      ops?.drain();
+      const started = [...roles.values()].reverse();
+      for (const r of started) await r.stopAccepting().catch((err: Error) => log.warn({ err: { message: err.message } }, 'stop accepting failed'));
+      for (const r of started) await r.stop().catch((err: Error) => log.warn({ err: { message: err.message } }, 'role stop failed'));
+      await ops?.close();
+      await core.close();
+      log.info('stopped');
+    })();
+    return stopping;
+  };
+  try {
+    ops = await startOpsServer({
+      host: config.opsHost,
+      port: config.opsPort,
+      log: core.log,
+      metrics: core.metrics,
+      roles: () => [...roles.keys()],
+      readiness: () => [...core.readiness, ...[...roles.values()].flatMap((r) => r.readiness)],
+    });
+    for (const role of opts.roles ?? ROLES) {
+      roles.set(role.name, await role.start(core));
+      core.log.info({ role: role.name }, 'role started');
+    }
+  } catch (err) {
+    await shutdown();
+    throw err;
   }
-  const [status, reason, code, message] =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'header_too_large', 'Request line or headers too large']
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'request_timeout', 'Request timeout']
-        : [400, 'Bad Request', 'bad_request', 'Malformed HTTP request'];
-  const body = JSON.stringify({ error: message, code });
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    () => socket.destroy(),
-  );
+  return { core, roles, api: roles.get(apiRole.name) as ApiHandle | undefined, ops, shutdown };
 }
 
 /** SIGTERM/SIGINT: drain and exit. A second signal exits at once. */
-export function handleSignals(server: Server): void {
+export function handleSignals(serving: Serving): void {
   let signalled = false;
   const onSignal = (signal: string) => {
     if (signalled) process.exit(1);
     signalled = true;
-    server.platform.log.info({ signal }, 'signal received');
-    server.shutdown().then(
+    serving.core.log.info({ signal }, 'signal received');
+    serving.shutdown().then(
       () => process.exit(0),
       (err: unknown) => {
-        server.platform.log.error({ err }, 'shutdown failed');
+        serving.core.log.error({ err }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
+}
+
+/** Unhandled rejections and exceptions: log and exit non-zero (the orchestrator restarts the process). */
+export function exitOnCrash(log: Logger): void {
+  const crash = (kind: string) => (err: unknown) => {
+    log.fatal({ err }, kind);
+    process.exit(70);
+  };
+  process.on('unhandledRejection', crash('unhandled promise rejection'));
+  process.on('uncaughtException', crash('uncaught exception'));
 }

@@ -3,7 +3,10 @@ import { generateToken, hashToken, type SecretBox } from '../crypto.js';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { tsMicro } from '../db/sql.js';
 import { ACL_ROLES } from '../db/entities.js';
-import { appendEvents, type EventType } from '../events/outbox.js';
+import type { Outbox } from '../events/outbox.js';
+import type { AclMemberAddedEvent, AclMemberPayload, AclMemberRemovedEvent, AclMemberUpdatedEvent, OutboxEvent } from '../events/catalog.js';
+
+type AclMemberEventType = (AclMemberAddedEvent | AclMemberRemovedEvent | AclMemberUpdatedEvent)['type'];
 import type {
   AclDto,
   AclMemberDto,
@@ -55,7 +58,10 @@ function checkRole(role: string, type: MemberType): void {
 
 /** ACLs, their keys (encrypted at rest, looked up by hash) and members; member changes emit events. */
 export class AclService {
-  constructor(private readonly box: SecretBox) {}
+  constructor(
+    private readonly box: SecretBox,
+    private readonly outbox: Outbox,
+  ) {}
 
   /** POST /api/map/acls: creates the ACL, links it to the map, returns it with its new api_key. */
   async create(em: EntityManager, mapId: string, fields: CreateAclFields): Promise<AclDto> {
@@ -190,15 +196,16 @@ export class AclService {
   }
 
   /** acl_member_* events go to every map linked to the ACL (decisions §5). */
-  private async emit(tx: EntityManager, aclId: string, type: EventType, member: MemberRow): Promise<void> {
+  private async emit(tx: EntityManager, aclId: string, type: AclMemberEventType, member: MemberRow): Promise<void> {
     const maps = await tx
       .getConnection()
       .execute<{ map_id: string }[]>('select map_id from map_acls where acl_id = ? order by map_id', [aclId], 'all', tx.getTransactionContext());
     const { type: member_type, eveId } = memberType(member);
-    const payload = { acl_id: aclId, member_id: member.id, member_name: member.name, member_type, eve_id: eveId, role: member.role };
-    await appendEvents(
+    const payload: AclMemberPayload = { acl_id: aclId, member_id: member.id, member_name: member.name, member_type, eve_id: eveId, role: member.role };
+    await this.outbox.append(
       tx,
-      maps.map((m) => ({ mapId: m.map_id, type, payload })),
+      // One payload, three event types: the union is spelled out by the cast, the payload is checked above.
+      maps.map((m) => ({ mapId: m.map_id, type, payload }) as OutboxEvent),
     );
   }
 

@@ -16,7 +16,7 @@ import type { EventLogService } from '../events/events.service.js';
 import type { Principal } from './principal.js';
 import { UnauthorizedError } from '../errors.js';
 
-/** Everything the HTTP layer needs, built once by compose() and handed to createApp(). */
+/** Everything the HTTP layer needs, built once by the api role (src/api/api.role.ts) and handed to createApp(). */
 export interface AppDeps {
   config: Config;
   log: Logger;

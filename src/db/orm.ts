@@ -3,7 +3,6 @@ import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
 import { ALL_ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
-import { installCommitNotifier } from '../events/notifier.js';
 
 export type Orm = MikroORM;
 
@@ -56,12 +55,34 @@ export async function ensureSchema(databaseUrl: string, schema: string): Promise
 
 export async function initOrm(s: OrmSettings): Promise<Orm> {
   await ensureSchema(s.databaseUrl, s.schema);
-  const orm = await MikroORM.init(ormOptions(s));
-  installCommitNotifier(orm);
-  return orm;
+  return MikroORM.init(ormOptions(s));
 }
 
+/**
+ * Applies pending migrations; returns their names. Processes starting together (an api and a worker
+ * pod, say) take turns on a session advisory lock, so the second one finds nothing left to do.
+ */
 export async function migrate(orm: Orm): Promise<string[]> {
-  const done = await orm.migrator.up();
-  return done.map((m) => m.name);
+  // A connection outside the ORM's pool: holding one of a pool of 1 would starve the migrator.
+  const session = new pg.Client({ connectionString: orm.config.get('clientUrl'), ...(orm.config.get('driverOptions') as pg.ClientConfig) });
+  const key = `mapintel-migrate:${orm.config.get('migrations').tableName ?? ''}`;
+  await session.connect();
+  try {
+    await session.query('select pg_advisory_lock(hashtext($1))', [key]);
+    const done = await orm.migrator.up();
+    return done.map((m) => m.name);
+  } finally {
+    await session.end().catch(() => undefined);
+  }
+}
+
+/** Names of the migrations not applied yet. */
+export async function pendingMigrations(orm: Orm): Promise<string[]> {
+  // Asking the migrator would create its bookkeeping table: a refusing command must change nothing.
+  const [schema, table] = (orm.config.get('migrations').tableName ?? '').split('.') as [string, string];
+  const found = await orm.em
+    .getConnection()
+    .execute<{ n: number }[]>('select count(*)::int as n from information_schema.tables where table_schema = ? and table_name = ?', [schema, table]);
+  if (!found[0]?.n) return MIGRATIONS.map((m) => m.name);
+  return (await orm.migrator.getPending()).map((m) => m.name);
 }

@@ -1,39 +1,81 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { markEventsWritten } from './notifier.js';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
+import type { OutboxEvent } from './catalog.js';
 
-/** The 13 event types of spec section 6. */
-export const EVENT_TYPES = [
-  'add_system',
-  'deleted_system',
-  'system_metadata_changed',
-  'connection_added',
-  'connection_removed',
-  'connection_updated',
-  'signature_added',
-  'signature_removed',
-  'signatures_updated',
-  'map_kill',
-  'acl_member_added',
-  'acl_member_removed',
-  'acl_member_updated',
-] as const;
+export { EVENT_TYPES, type EventType, type OutboxEvent } from './catalog.js';
 
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export interface OutboxEvent {
-  mapId: string;
-  type: EventType;
-  payload: Record<string, unknown>;
-}
+/** The channel the outbox NOTIFYs after a commit that wrote events; relays LISTEN on it. */
+export const NOTIFY_CHANNEL = 'mapintel_events';
 
 /**
- * Appends events to the outbox inside the caller's transaction (`em` must be the transactional EM):
- * they commit or roll back with the change that caused them. The relay assigns ids on publish.
+ * The transactional outbox of one process, built once by the core. `append` writes events inside
+ * the caller's transaction, so they commit or roll back with the change that caused them (the relay
+ * assigns their ids on publish). After a commit that appended events, every `onCommit` listener runs
+ * (a relay in this process wakes at once) and relays in every process are woken through `NOTIFY`.
+ *
+ * The NOTIFY is sent after the commit in a statement of its own, coalesced to at most one in flight:
+ * a NOTIFY inside the writing transaction holds PostgreSQL's notify lock until that transaction's
+ * commit record is flushed, which serialises every writer. A lost NOTIFY only delays publication
+ * until the relay's safety poll.
  */
-export async function appendEvents(em: EntityManager, events: OutboxEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const values = events.map(() => '(?, ?, ?::jsonb)').join(', ');
-  const params = events.flatMap((e) => [e.mapId, e.type, JSON.stringify(e.payload)]);
-  await em.getConnection().execute(`insert into map_events (map_id, type, payload) values ${values}`, params, 'run', em.getTransactionContext());
-  markEventsWritten(em.getTransactionContext());
+export class Outbox {
+  /** Transactions that appended events and have not committed yet. */
+  private readonly pending = new WeakSet<object>();
+  private readonly listeners = new Set<() => void>();
+  private inFlight = false;
+  private again = false;
+
+  constructor(private readonly orm: MikroORM) {
+    const subscriber: EventSubscriber = {
+      afterTransactionCommit: (args: TransactionEventArgs): void => {
+        const tx = args.transaction as object | undefined;
+        if (tx && this.pending.has(tx)) {
+          this.pending.delete(tx);
+          this.committed();
+        }
+      },
+    };
+    orm.em.getEventManager().registerSubscriber(subscriber);
+  }
+
+  /** Appends events in the caller's transaction (`tx` must be a transactional EntityManager). */
+  async append(tx: EntityManager, events: readonly OutboxEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const ctx = tx.getTransactionContext() as object | undefined;
+    if (!ctx) throw new Error('Outbox.append needs a transaction: events must commit with their change');
+    const values = events.map(() => '(?, ?, ?::jsonb)').join(', ');
+    const params = events.flatMap((e) => [e.mapId, e.type, JSON.stringify(e.payload)]);
+    await tx.getConnection().execute(`insert into map_events (map_id, type, payload) values ${values}`, params, 'run', ctx);
+    this.pending.add(ctx);
+  }
+
+  /** Runs `listener` after every commit that appended events; returns its removal. */
+  onCommit(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private committed(): void {
+    for (const listener of this.listeners) listener();
+    if (this.inFlight) {
+      this.again = true;
+      return;
+    }
+    this.inFlight = true;
+    void this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        await this.orm.em
+          .getConnection()
+          .execute(`select pg_notify('${NOTIFY_CHANNEL}', '')`)
+          .catch(() => undefined);
+      } while (this.again);
+    } finally {
+      this.inFlight = false;
+    }
+  }
 }

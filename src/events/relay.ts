@@ -2,16 +2,16 @@ import pg from 'pg';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { nextEventId, type EventEnvelope } from './envelope.js';
-import type { EventTransport } from './transport.js';
-import type { EventType } from './outbox.js';
-
-export const NOTIFY_CHANNEL = 'mapintel_events';
+import type { EventPublisher } from './transport/types.js';
+import { NOTIFY_CHANNEL } from './outbox.js';
+import type { EventType } from './catalog.js';
 
 export interface RelayOptions {
   databaseUrl: string;
   /** search_path schema (tests isolate by schema). */
   schema: string;
-  transport: EventTransport;
+  /** Where events go: Redis Streams, or the in-process store without REDIS_URL. */
+  publisher: EventPublisher;
   log: Logger;
   metrics?: Metrics;
   partitions: number;
@@ -113,7 +113,7 @@ export class EventRelay {
       } catch (err) {
         this.failures++;
         this.lastIds.clear();
-        this.opts.transport.forget?.();
+        this.opts.publisher.forget();
         this.opts.log.warn({ err: { message: (err as Error).message }, failures: this.failures }, 'relay pass failed; retrying');
         if (isSessionError(err)) await this.closeSession();
       }
@@ -158,7 +158,7 @@ export class EventRelay {
       if (res.rows[0]?.locked) {
         this.held.add(p);
         this.lastIds.clear();
-        this.opts.transport.forget?.();
+        this.opts.publisher.forget();
         this.opts.log.info({ partition: p }, 'relay took partition');
       }
     }
@@ -265,7 +265,7 @@ export class EventRelay {
         ts: new Date(Number(r.created_ms)).toISOString(),
         payload: r.payload,
       }));
-      await this.opts.transport.publish(mapId, envelopes);
+      await this.opts.publisher.publish(mapId, envelopes);
       for (const r of list) this.opts.metrics?.eventPublishLatency.observe((now - Number(r.created_ms)) / 1000);
     }
     await this.pool.query('update map_events set published_at = clock_timestamp() where seq = any($1::bigint[])', [rows.map((r) => r.seq)]);

@@ -2,7 +2,7 @@
  * Payloads of the map content events, exactly as decisions §5 lists them. Every writer (the seeding
  * MapContentService and the editing API) builds its events here, so the shapes cannot drift apart.
  */
-import type { OutboxEvent } from '../events/outbox.js';
+import type { ConnectionPayload, OutboxEvent } from '../events/catalog.js';
 
 /** Columns of a map_systems row that the system events carry. */
 export interface SystemRow {
@@ -86,7 +86,7 @@ export function systemMetadataChangedEvent(mapId: string, s: SystemRow, changed:
 /** Names of the two ends, by solar system id (null when the system is not on the map). */
 export type NameOf = (solarSystemId: number) => string | null;
 
-function connectionFields(c: ConnectionRow, nameOf: NameOf): Record<string, unknown> {
+function connectionFields(c: ConnectionRow, nameOf: NameOf): ConnectionPayload {
   return {
     connection_id: c.id,
     solar_system_source: c.solar_system_source,

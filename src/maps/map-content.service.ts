@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors.js';
 import type { Zkb } from '../db/entities.js';
-import { appendEvents } from '../events/outbox.js';
+import type { Outbox } from '../events/outbox.js';
 import { addSystemEvent, connectionAddedEvent, mapKillEvent } from './event-payloads.js';
 
 export interface NewSystem {
@@ -92,6 +92,8 @@ interface StaticRow {
  * editing API (map-edit.service.ts) shares the kill writer (insertKills).
  */
 export class MapContentService {
+  constructor(private readonly outbox: Outbox) {}
+
   async addSystem(em: EntityManager, mapId: string, s: NewSystem): Promise<string> {
     return em.transactional(async (tx) => {
       const conn = tx.getConnection();
@@ -130,7 +132,7 @@ export class MapContentService {
       );
       const id = rows[0]!.id;
       if (s.visible !== false) {
-        await appendEvents(tx, [
+        await this.outbox.append(tx, [
           addSystemEvent(mapId, { id, solar_system_id: s.solarSystemId, name, position_x: s.positionX ?? 0, position_y: s.positionY ?? 0 }, info),
         ]);
       }
@@ -167,7 +169,7 @@ export class MapContentService {
         ctx,
       );
       const nameOf = (sid: number) => names.find((n) => n.solar_system_id === sid)?.name ?? null;
-      await appendEvents(tx, [
+      await this.outbox.append(tx, [
         connectionAddedEvent(
           mapId,
           {
@@ -190,7 +192,7 @@ export class MapContentService {
 
   /** Idempotent by killmail_id: a known kill is left as it is and emits nothing. Returns true when new. */
   async addKill(em: EntityManager, mapId: string, k: NewKill): Promise<boolean> {
-    return em.transactional((tx) => insertKill(tx, mapId, k));
+    return em.transactional((tx) => insertKill(this.outbox, tx, mapId, k));
   }
 
   /** Structure timers emit no events (decisions §5). */
@@ -249,8 +251,8 @@ export class MapContentService {
  * Stores one kill inside the caller's transaction (`tx` is the transactional EM) and records its
  * map_kill event; a killmail the map already has is left as it is and emits nothing. True when new.
  */
-export async function insertKill(tx: EntityManager, mapId: string, k: NewKill): Promise<boolean> {
-  return (await insertKills(tx, mapId, [k])) === 1;
+export async function insertKill(outbox: Outbox, tx: EntityManager, mapId: string, k: NewKill): Promise<boolean> {
+  return (await insertKills(outbox, tx, mapId, [k])) === 1;
 }
 
 const KILL_COLUMN_COUNT = 23;
@@ -261,7 +263,7 @@ const KILL_COLUMN_COUNT = 23;
  * left as it is and emits nothing. `system_name` is the map system's name, else the static name.
  * Returns how many kills were new.
  */
-export async function insertKills(tx: EntityManager, mapId: string, kills: NewKill[]): Promise<number> {
+export async function insertKills(outbox: Outbox, tx: EntityManager, mapId: string, kills: NewKill[]): Promise<number> {
   const seen = new Set<number>();
   const unique = kills.filter((k) => !seen.has(k.killmailId) && seen.add(k.killmailId));
   if (unique.length === 0) return 0;
@@ -317,7 +319,7 @@ export async function insertKills(tx: EntityManager, mapId: string, kills: NewKi
     ctx,
   );
   const nameOf = new Map(names.map((n) => [n.sid, n.name]));
-  await appendEvents(
+  await outbox.append(
     tx,
     fresh.map((k) => mapKillEvent(mapId, k, nameOf.get(k.solarSystemId) ?? null)),
   );

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../errors.js';
-import { appendEvents, type OutboxEvent } from '../events/outbox.js';
+import type { Outbox, OutboxEvent } from '../events/outbox.js';
 import { tsSeconds, UUID_RE } from '../db/sql.js';
 import { CHARACTER_COLUMNS, CONNECTION_COLUMNS, SYSTEM_COLUMNS, toCharacterDto } from './map-data.service.js';
 import { insertKills, type NewKill } from './map-content.service.js';
@@ -135,6 +135,8 @@ function toNewKill(k: KillInput): NewKill {
  * its rows and its events (decisions §5) in one transaction; a refused request writes nothing.
  */
 export class MapEditService {
+  constructor(private readonly outbox: Outbox) {}
+
   /**
    * Adds systems (or shows hidden ones again, keeping their earlier settings unless given). A system
    * already visible is updated with the given fields instead. Events: add_system for each system
@@ -219,7 +221,7 @@ export class MapEditService {
           resultIds.push(row.id);
         }
       }
-      await appendEvents(tx, events);
+      await this.outbox.append(tx, events);
       const rows = await q<SystemDto>(`select ${SYSTEM_COLUMNS} from map_systems s where s.id in (${placeholders(resultIds.length)})`, resultIds);
       const byId = new Map(rows.map((r) => [r.id, r]));
       return resultIds.map((id) => byId.get(id)!);
@@ -240,7 +242,7 @@ export class MapEditService {
           ...changed.map((f) => v[f]),
           row.id,
         ]);
-        await appendEvents(tx, [systemMetadataChangedEvent(mapId, updated[0]!, changed)]);
+        await this.outbox.append(tx, [systemMetadataChangedEvent(mapId, updated[0]!, changed)]);
       }
       const rows = await q<SystemDto>(`select ${SYSTEM_COLUMNS} from map_systems s where s.id = ?`, [row.id]);
       return rows[0]!;
@@ -271,7 +273,7 @@ export class MapEditService {
         removed.flatMap((c) => [c.solar_system_source, c.solar_system_target]),
       );
       await q('update map_systems set visible = false, updated_at = now() where id = ?', [row.id]);
-      await appendEvents(tx, [...removed.map((c) => connectionRemovedEvent(mapId, c, nameOf)), deletedSystemEvent(mapId, row)]);
+      await this.outbox.append(tx, [...removed.map((c) => connectionRemovedEvent(mapId, c, nameOf)), deletedSystemEvent(mapId, row)]);
     });
   }
 
@@ -317,7 +319,7 @@ export class MapEditService {
         ],
       );
       const row = rows[0]!;
-      await appendEvents(tx, [connectionAddedEvent(mapId, row, namesOf(ends))]);
+      await this.outbox.append(tx, [connectionAddedEvent(mapId, row, namesOf(ends))]);
       return this.connectionDto(q, row.id);
     });
   }
@@ -339,7 +341,7 @@ export class MapEditService {
           [...changed.map((f) => v[f]), row.id],
         );
         const nameOf = await mapSystemNames(q, mapId, [row.solar_system_source, row.solar_system_target]);
-        await appendEvents(tx, [connectionUpdatedEvent(mapId, updated[0]!, nameOf, changed)]);
+        await this.outbox.append(tx, [connectionUpdatedEvent(mapId, updated[0]!, nameOf, changed)]);
       }
       return this.connectionDto(q, row.id);
     });
@@ -355,7 +357,7 @@ export class MapEditService {
       if (row.locked) throw new ConflictError('connection_locked', 'Connection is locked; unlock it before deleting it');
       await q('delete from map_connections where id = ?', [row.id]);
       const nameOf = await mapSystemNames(q, mapId, [row.solar_system_source, row.solar_system_target]);
-      await appendEvents(tx, [connectionRemovedEvent(mapId, row, nameOf)]);
+      await this.outbox.append(tx, [connectionRemovedEvent(mapId, row, nameOf)]);
     });
   }
 
@@ -377,7 +379,7 @@ export class MapEditService {
         knownIds.has(k.solar_system_id) ? [] : [{ field: `${fieldPrefix(i)}solar_system_id`, message: `${k.solar_system_id} is not a known solar system` }],
       );
       if (unknown.length) throw new AppError(404, 'solar_system_not_found', 'Solar system not found', unknown);
-      const inserted = await insertKills(tx, mapId, kills.map(toNewKill));
+      const inserted = await insertKills(this.outbox, tx, mapId, kills.map(toNewKill));
       return { inserted, duplicates: kills.length - inserted };
     });
   }

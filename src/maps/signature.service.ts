@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors.js';
-import { appendEvents, type OutboxEvent } from '../events/outbox.js';
+import type { Outbox, OutboxEvent } from '../events/outbox.js';
 import { SIGNATURE_COLUMNS } from './map-data.service.js';
 import type { SignatureDto, SignatureInput, SignaturesUpdatedDto, UpsertSignaturesRequest } from './map-edit.dto.js';
 import { signatureAddedEvent, signatureRemovedEvent, signaturesUpdatedEvent } from './event-payloads.js';
@@ -45,6 +45,8 @@ async function visibleSystemId(q: Query, mapId: string, solarSystemId: number): 
  * the counts (none when the batch changed nothing).
  */
 export class SignatureService {
+  constructor(private readonly outbox: Outbox) {}
+
   async upsert(em: EntityManager, mapId: string, solarSystemId: number, actorCharacterId: string, req: UpsertSignaturesRequest): Promise<SignaturesUpdatedDto> {
     const inputs = req.signatures.map((s) => ({ ...s, signature_id: s.signature_id.toUpperCase() }));
     const problems: ErrorDetail[] = [];
@@ -113,7 +115,7 @@ export class SignatureService {
       if (added + updated + removed.length > 0) {
         events.push(signaturesUpdatedEvent(mapId, solarSystemId, { added, updated, removed: removed.length }));
       }
-      await appendEvents(tx, events);
+      await this.outbox.append(tx, events);
       const signatures = await q<SignatureDto>(`select ${SIGNATURE_COLUMNS} from map_signatures sg where sg.system_id = ? order by sg.eve_id`, [systemId]);
       return { solar_system_id: solarSystemId, added_count: added, updated_count: updated, removed_count: removed.length, signatures };
     });
@@ -129,7 +131,7 @@ export class SignatureService {
       const systemId = await visibleSystemId(q, mapId, solarSystemId);
       const rows = await q('delete from map_signatures where system_id = ? and eve_id = ? returning id', [systemId, id]);
       if (!rows.length) throw new NotFoundError('Signature not found', 'signature_not_found');
-      await appendEvents(tx, [signatureRemovedEvent(mapId, solarSystemId, id)]);
+      await this.outbox.append(tx, [signatureRemovedEvent(mapId, solarSystemId, id)]);
     });
   }
 

@@ -8,8 +8,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
-import { compose } from '../../src/compose.js';
-import { startServer } from '../../src/main.js';
+import { buildCore } from '../../src/core/core.js';
+import { serve } from '../../src/main.js';
+import { createApiServices } from '../../src/api/services.js';
 import { seedDemo } from '../../src/demo.js';
 import { importStaticData } from '../../src/static-data/sde-importer.js';
 import { createLogger } from '../../src/log.js';
@@ -21,6 +22,7 @@ const env = {
   EMBEDDED_PG_PORT: String(55000 + Math.floor(Math.random() * 2000)),
   PORT: '0',
   HOST: '127.0.0.1',
+  OPS_PORT: '0',
   LOG_LEVEL: 'warn',
 };
 
@@ -29,20 +31,20 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
 
   it('runs PostgreSQL under DATA_DIR, seeds the demo, serves it, and keeps everything across a restart', async () => {
     const config = loadConfig(env);
-    const platform = await compose(config, { migrate: true, logger: createLogger('warn') });
-    expect(platform.redis).toBeUndefined();
-    expect(platform.databaseUrl).toMatch(/^postgres:\/\/mapintel:.+@127\.0\.0\.1:\d+\/mapintel$/);
-    await importStaticData(platform.orm, FIXTURE_SDE, {});
-    const demo = await seedDemo(platform);
+    const core = await buildCore(config, { migrations: 'apply', logger: createLogger('warn') });
+    expect(core.redis).toBeUndefined();
+    expect(core.db.url).toMatch(/^postgres:\/\/mapintel:.+@127\.0\.0\.1:\d+\/mapintel$/);
+    await importStaticData(core.db.orm, FIXTURE_SDE, {});
+    const demo = await seedDemo({ orm: core.db.orm, ...createApiServices(core) });
     expect(demo.created).toBe(true);
-    const server = await startServer(config, { platform });
+    const server = await serve(config, { core });
     try {
-      const res = await fetch(`${server.url}/api/map/systems?slug=demo`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
+      const res = await fetch(`${server.api!.url}/api/map/systems?slug=demo`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { data: { name: string }[] };
       expect(body.data.length).toBeGreaterThanOrEqual(2);
       expect(body.data.map((s) => s.name)).toContain('Jita');
-      const ready = await fetch(`${server.url}/readyz`);
+      const ready = await fetch(`${server.api!.url}/readyz`);
       expect(await ready.json()).toEqual({ ready: true, checks: { database: true, redis: null } });
       expect(res.headers.get('ratelimit-limit')).toBe('100');
     } finally {
@@ -51,14 +53,14 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
 
     expect(statSync(path.join(dataDir, 'postgres', 'PG_VERSION')).isFile()).toBe(true);
     const adminToken = readFileSync(path.join(dataDir, 'admin.token'), 'utf8').trim();
-    expect(adminToken).toBe(platform.adminToken);
+    expect(adminToken).toBe(core.secrets.adminToken);
     expect((statSync(path.join(dataDir, 'encryption.key')).mode & 0o777).toString(8)).toBe('600');
 
     // Second start on the same directory: same data, same secrets (the ACL key still decrypts).
-    const again = await compose(loadConfig(env), { migrate: true, logger: createLogger('warn') });
+    const again = await buildCore(loadConfig(env), { migrations: 'apply', logger: createLogger('warn') });
     try {
-      expect(again.adminToken).toBe(adminToken);
-      const second = await seedDemo(again);
+      expect(again.secrets.adminToken).toBe(adminToken);
+      const second = await seedDemo({ orm: again.db.orm, ...createApiServices(again) });
       expect(second.created).toBe(false);
       expect(second.mapId).toBe(demo.mapId);
       expect(second.aclKey).toBe(demo.aclKey);

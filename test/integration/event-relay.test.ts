@@ -9,25 +9,31 @@ import { decodeTime } from 'ulid';
 import { createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { EventRelay } from '../../src/events/relay.js';
-import { MemoryTransport, RedisStreamTransport, type EventTransport } from '../../src/events/transport.js';
+import { memoryTransport, redisTransport, type TestTransport } from '../support/transports.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
-import { appendEvents } from '../../src/events/outbox.js';
+import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
 import { createLogger } from '../../src/log.js';
 import { MapContentService } from '../../src/maps/map-content.service.js';
 import { AdminService } from '../../src/admin/admin.service.js';
-import type { Redis } from '../../src/compose.js';
+import type { Redis } from '../../src/core/redis.js';
 
 const log = createLogger('silent');
 
 let db: TestDb;
+let outbox: Outbox;
+
+/** An event whose payload is just a counter: the relay carries payloads without looking at them. */
+function probeEvent(mapId: string, n: number | string): OutboxEvent {
+  return { mapId, type: 'map_kill', payload: { n } } as unknown as OutboxEvent;
+}
 const relays: EventRelay[] = [];
 const clients: Redis[] = [];
 
-function relayFor(transport: EventTransport, overrides: Partial<ConstructorParameters<typeof EventRelay>[0]> = {}): EventRelay {
+function relayFor(transport: TestTransport, overrides: Partial<ConstructorParameters<typeof EventRelay>[0]> = {}): EventRelay {
   const relay = new EventRelay({
     databaseUrl: db.databaseUrl,
     schema: db.schema,
-    transport,
+    publisher: transport,
     log,
     partitions: 1,
     batchSize: 100,
@@ -60,7 +66,7 @@ async function makeMapId(): Promise<string> {
 /** Writes `count` events, one transaction each, with payload {n}. */
 async function writeEvents(mapId: string, from: number, count: number): Promise<void> {
   for (let n = from; n < from + count; n++) {
-    await db.orm.em.fork().transactional(async (tx) => appendEvents(tx, [{ mapId, type: 'map_kill', payload: { n } }]));
+    await db.orm.em.fork().transactional(async (tx) => outbox.append(tx, [probeEvent(mapId, n)]));
   }
 }
 
@@ -84,6 +90,7 @@ async function unpublished(): Promise<number> {
 
 beforeAll(async () => {
   db = await createTestDb('relay');
+  outbox = new Outbox(db.orm);
 });
 afterEach(async () => {
   for (const r of relays.splice(0)) await r.stop();
@@ -105,7 +112,7 @@ function prefixFor(name: string): string {
 describe('event relay', () => {
   it('publishes committed events as envelopes with ULIDs increasing per map, and marks them published', async () => {
     const redis = await redisClient();
-    const transport = new RedisStreamTransport(redis, prefixFor('t'));
+    const transport = redisTransport(redis, prefixFor('t'));
     const mapId = await makeMapId();
     await writeEvents(mapId, 0, 20);
     const relay = relayFor(transport);
@@ -128,7 +135,7 @@ describe('event relay', () => {
 
   it('keeps a bounded hot history per map in Redis while PostgreSQL keeps the whole log', async () => {
     const redis = await redisClient();
-    const transport = new RedisStreamTransport(redis, prefixFor('hot'), 100);
+    const transport = redisTransport(redis, prefixFor('hot'), 100);
     const mapId = await makeMapId();
     await db.orm.em.fork().getConnection().execute(
       `insert into map_events (map_id, type, payload) select ?, 'map_kill', jsonb_build_object('n', g) from generate_series(0, 999) g`,
@@ -148,7 +155,7 @@ describe('event relay', () => {
   });
 
   it('wakes on NOTIFY: a commit is published well before the poll interval', async () => {
-    const transport = new MemoryTransport();
+    const transport = memoryTransport();
     const mapId = await makeMapId();
     const relay = relayFor(transport, { pollIntervalMs: 30_000 });
     relay.start();
@@ -161,11 +168,11 @@ describe('event relay', () => {
   });
 
   it('publishes nothing for a rolled-back change', async () => {
-    const transport = new MemoryTransport();
+    const transport = memoryTransport();
     const mapId = await makeMapId();
     await expect(
       db.orm.em.fork().transactional(async (tx) => {
-        await appendEvents(tx, [{ mapId, type: 'map_kill', payload: { n: 'rolled back' } }]);
+        await outbox.append(tx, [probeEvent(mapId, 'rolled back')]);
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
@@ -179,7 +186,7 @@ describe('event relay', () => {
     const own = await OwnRedis.create();
     try {
       const redis = await redisClient(own.url);
-      const transport = new RedisStreamTransport(redis, 'outage:');
+      const transport = redisTransport(redis, 'outage:');
       const mapId = await makeMapId();
       const relay = relayFor(transport);
       relay.start();
@@ -201,17 +208,14 @@ describe('event relay', () => {
 
   it('survives a crash between publishing and marking: the restarted relay neither loses nor repeats events', async () => {
     const redis = await redisClient();
-    const real = new RedisStreamTransport(redis, prefixFor('crash'));
+    const real = redisTransport(redis, prefixFor('crash'));
     const mapId = await makeMapId();
     await writeEvents(mapId, 0, 25);
     // A transport that dies right after its second publish has reached Redis, like a process killed
     // mid-batch before it could mark the rows published.
     let publishes = 0;
-    const crashing: EventTransport = {
-      emitter: real.emitter,
-      lastId: (m) => real.lastId(m),
-      range: (m, a, c) => real.range(m, a, c),
-      rangeAll: (c) => real.rangeAll(c),
+    const crashing: TestTransport = {
+      ...real,
       async publish(m, evs) {
         const n = await real.publish(m, evs);
         if (++publishes === 2) throw new Error('killed');
@@ -234,7 +238,7 @@ describe('event relay', () => {
   it('loses and repeats nothing when a relay process is killed (SIGKILL) mid-batch and another takes over', async () => {
     const redis = await redisClient();
     const prefix = prefixFor('kill');
-    const transport = new RedisStreamTransport(redis, prefix);
+    const transport = redisTransport(redis, prefix);
     const mapId = await makeMapId();
     const total = 1500;
     await db.orm.em.fork().getConnection().execute(
@@ -263,7 +267,7 @@ describe('event relay', () => {
 
   it('runs one active relay per partition when two race, keeps order, and fails over', async () => {
     const redis = await redisClient();
-    const transport = new RedisStreamTransport(redis, prefixFor('race'));
+    const transport = redisTransport(redis, prefixFor('race'));
     const mapId = await makeMapId();
     const a = relayFor(transport);
     const b = relayFor(transport);
@@ -287,10 +291,10 @@ describe('event relay', () => {
     ['Redis Streams', 100],
     ['the in-process transport', 30],
   ])('10 concurrent writers on one map through %s: ids strictly increasing, every change once', async (kind, perWriter) => {
-    const transport: EventTransport =
-      kind === 'Redis Streams' ? new RedisStreamTransport(await redisClient(), prefixFor('load')) : new MemoryTransport();
+    const transport: TestTransport =
+      kind === 'Redis Streams' ? redisTransport(await redisClient(), prefixFor('load')) : memoryTransport();
     const mapId = await makeMapId();
-    const content = new MapContentService();
+    const content = new MapContentService(outbox);
     await db.orm.em.fork().getConnection().execute(
       `insert into solar_systems (solar_system_id, solar_system_name, solar_system_name_lc, region_id, region_name, constellation_id,
          constellation_name, true_security, security, system_class, class_title, type_description, sun_type_id)

@@ -18,6 +18,8 @@ describe('migrations', () => {
       'acls',
       'character_activity',
       'characters',
+      'event_consumer_positions',
+      'event_consumers',
       'map_acls',
       'map_api_keys',
       'map_characters',

@@ -63,6 +63,7 @@ describe('graceful shutdown', () => {
         PATH: process.env.PATH,
         PORT: '0',
         HOST: '127.0.0.1',
+        OPS_PORT: '0',
         DATABASE_URL: TEST_DATABASE_URL,
         DATABASE_SCHEMA: schema,
         SERVICE_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),

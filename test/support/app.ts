@@ -1,22 +1,38 @@
 /**
- * API-tier harness: the real app (compose + createApp) on an ephemeral loopback port, over the
+ * API-tier harness: the real process (core + api role, `serve`) on ephemeral loopback ports, over the
  * machine's PostgreSQL (one schema per test file) and, when asked, Redis (one key prefix per file).
  */
 import pg from 'pg';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.js';
-import { compose, type Platform } from '../../src/compose.js';
-import { startServer, type Server } from '../../src/main.js';
+import { serve, type Serving } from '../../src/main.js';
+import { apiRole } from '../../src/api/api.role.js';
+import type { Orm } from '../../src/db/orm.js';
+import type { ApiServices } from '../../src/api/services.js';
+import type { Redis } from '../../src/core/redis.js';
+import type { SecretBox } from '../../src/crypto.js';
 import { createLogger } from '../../src/log.js';
 
 import { deleteRedisPrefix, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './db.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
+/** What tests and factories reach through: the database, secrets and the API's services. */
+export type Platform = ApiServices & {
+  orm: Orm;
+  databaseUrl: string;
+  adminToken: string | undefined;
+  box: SecretBox;
+  /** The shared Redis connection, when the server uses Redis. */
+  redis: Redis | undefined;
+};
+
 export interface TestServer {
   url: string;
+  /** The ops port (/healthz, /readyz, /metrics). */
+  opsUrl: string;
   platform: Platform;
-  server: Server;
+  server: Serving;
   config: Config;
   /** Every log line written so far (JSON objects). */
   logs: Record<string, unknown>[];
@@ -42,6 +58,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
+    OPS_PORT: '0',
+    OPS_HOST: '127.0.0.1',
     DATABASE_URL: TEST_DATABASE_URL,
     DATABASE_SCHEMA: schema,
     DATABASE_POOL_MAX: '5',
@@ -60,11 +78,21 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     },
   });
   const logger = createLogger('info', sink);
-  const platform = await compose(config, { migrate: true, logger });
-  const server = await startServer(config, { platform });
-  const url = server.url;
+  const server = await serve(config, { roles: [apiRole], logger });
+  const api = server.api!;
+  const url = api.url;
+  const { core } = server;
+  const platform: Platform = {
+    ...api.services,
+    orm: core.db.orm,
+    databaseUrl: core.db.url,
+    adminToken: core.secrets.adminToken,
+    box: core.secrets.box,
+    redis: core.redis?.commands,
+  };
   return {
     url,
+    opsUrl: server.ops!.url,
     platform,
     server,
     config,

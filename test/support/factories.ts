@@ -1,7 +1,7 @@
 /**
  * Factories over the service layer: tests build maps and their content the way the product does.
  */
-import type { Platform } from '../../src/compose.js';
+import type { Platform } from './app.js';
 import type { NewKill } from '../../src/maps/map-content.service.js';
 import { importStaticData } from '../../src/static-data/sde-importer.js';
 import path from 'node:path';

@@ -4,9 +4,9 @@
  */
 import { createClient } from 'redis';
 import { EventRelay } from '../../src/events/relay.js';
-import { RedisStreamTransport } from '../../src/events/transport.js';
+import { RedisEventPublisher } from '../../src/events/transport/redis.js';
 import { createLogger } from '../../src/log.js';
-import type { Redis } from '../../src/compose.js';
+import type { Redis } from '../../src/core/redis.js';
 
 const env = process.env;
 const redis = createClient({ url: env.REDIS_URL }) as Redis;
@@ -14,7 +14,7 @@ await redis.connect();
 const relay = new EventRelay({
   databaseUrl: env.DATABASE_URL!,
   schema: env.DATABASE_SCHEMA!,
-  transport: new RedisStreamTransport(redis, env.PREFIX!),
+  publisher: new RedisEventPublisher(redis, env.PREFIX!),
   log: createLogger('silent'),
   partitions: 1,
   batchSize: Number(env.BATCH ?? 50),

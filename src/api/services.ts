@@ -1,0 +1,42 @@
+import type { Core } from '../core/core.js';
+import { TokenService } from './token.service.js';
+import { MapDataService } from '../maps/map-data.service.js';
+import { MapContentService } from '../maps/map-content.service.js';
+import { MapEditService } from '../maps/map-edit.service.js';
+import { SignatureService } from '../maps/signature.service.js';
+import { StructureService } from '../maps/structure.service.js';
+import { AclService } from '../acls/acl.service.js';
+import { AdminService } from '../admin/admin.service.js';
+import { StaticInfoService } from '../static-data/static-info.service.js';
+import { EventLogService } from '../events/events.service.js';
+
+/** The capability services of the API (and of the demo seeding, which writes through the same ones). */
+export interface ApiServices {
+  tokens: TokenService;
+  mapData: MapDataService;
+  /** Seeding writes (demo, test factories, benchmarks). */
+  mapContent: MapContentService;
+  mapEdit: MapEditService;
+  signatures: SignatureService;
+  structures: StructureService;
+  acls: AclService;
+  admin: AdminService;
+  staticInfo: StaticInfoService;
+  eventLog: EventLogService;
+}
+
+export function createApiServices(core: Core): ApiServices {
+  const tokens = new TokenService(() => core.db.orm.em.fork(), core.secrets.adminToken);
+  return {
+    tokens,
+    mapData: new MapDataService(),
+    mapContent: new MapContentService(core.outbox),
+    mapEdit: new MapEditService(core.outbox),
+    signatures: new SignatureService(core.outbox),
+    structures: new StructureService(),
+    acls: new AclService(core.secrets.box, core.outbox),
+    admin: new AdminService(() => tokens.invalidate()),
+    staticInfo: new StaticInfoService(core.db.orm),
+    eventLog: new EventLogService(),
+  };
+}

@@ -1,0 +1,130 @@
+import type { EventEnvelope } from '../envelope.js';
+import type { EventType } from '../catalog.js';
+import type { EventConsumer, EventTail } from './types.js';
+
+/** Runs one SQL statement (positional `?` parameters) and returns its rows. */
+export type Execute = <T extends object>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+interface EventRow {
+  event_id: string;
+  map_id: string;
+  type: EventType;
+  payload: Record<string, unknown>;
+  created_ms: string;
+}
+
+/**
+ * A durable consumer: PostgreSQL holds its position (per map, the last event id committed), so it
+ * never depends on what the transport still holds. The tail (Redis Streams or in-process) is the
+ * fast path: while the consumer is caught up, events come straight from it; after a resync, a
+ * restart or a gap it reads the event log instead, until it is caught up again.
+ */
+export class DurableEventConsumer implements EventConsumer {
+  /** Highest id handed out per map (committed or not), so the fast path never repeats an event. */
+  private readonly handedOut = new Map<string, string>();
+  private buffer: EventEnvelope[] = [];
+  /** The last read of the event log found nothing more: buffered tail events are complete. */
+  private caughtUp = false;
+  private wake: (() => void) | undefined;
+  private readonly unsubscribe: () => void;
+  private started: Promise<void> | undefined;
+
+  constructor(
+    private readonly execute: Execute,
+    private readonly name: string,
+    tail: EventTail,
+  ) {
+    this.unsubscribe = tail.subscribe({
+      event: (e) => {
+        this.buffer.push(e);
+        if (this.buffer.length > 10_000) {
+          // Too far behind for memory: fall back to the log.
+          this.buffer = [];
+          this.caughtUp = false;
+        }
+        this.wake?.();
+      },
+      resync: () => {
+        this.caughtUp = false;
+        this.buffer = [];
+        this.wake?.();
+      },
+    });
+  }
+
+  async next(max: number, waitMs: number): Promise<EventEnvelope[]> {
+    this.started ??= this.execute('insert into event_consumers (name) values (?) on conflict (name) do nothing', [this.name]).then(() => undefined);
+    await this.started;
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const events = this.caughtUp ? this.fromBuffer(max) : await this.fromLog(max);
+      if (events.length) {
+        for (const e of events) this.handedOut.set(e.map_id, e.id);
+        return events;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return [];
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  async commit(events: readonly EventEnvelope[]): Promise<void> {
+    const last = new Map<string, string>();
+    for (const e of events) if ((last.get(e.map_id) ?? '') < e.id) last.set(e.map_id, e.id);
+    if (last.size === 0) return;
+    const maps = [...last.keys()];
+    await this.execute(
+      `insert into event_consumer_positions (consumer, map_id, last_event_id)
+       select ?, v.map_id, v.id from jsonb_to_recordset(?::jsonb) as v(map_id uuid, id text)
+       on conflict (consumer, map_id) do update set last_event_id = greatest(event_consumer_positions.last_event_id, excluded.last_event_id), updated_at = clock_timestamp()`,
+      // JSON, not array parameters: the SQL layer expands arrays into lists.
+      [this.name, JSON.stringify(maps.map((m) => ({ map_id: m, id: last.get(m) })))],
+    );
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe();
+    this.wake?.();
+  }
+
+  private fromBuffer(max: number): EventEnvelope[] {
+    const out: EventEnvelope[] = [];
+    while (this.buffer.length && out.length < max) {
+      const e = this.buffer.shift()!;
+      if (e.id > (this.handedOut.get(e.map_id) ?? '')) out.push(e);
+    }
+    return out;
+  }
+
+  /**
+   * Events after this consumer's position (committed, or handed out since), in commit order (seq),
+   * which is id order per map. A map with no position yet starts at the consumer's registration.
+   * Events with an id count, published or not: the relay marks an event published only after the
+   * transport has it, so a tail may deliver it before the log calls it published; reading assigned
+   * events means everything the tail has not seen since it started is in this read.
+   */
+  private async fromLog(max: number): Promise<EventEnvelope[]> {
+    const handed = [...this.handedOut.entries()];
+    const rows = await this.execute<EventRow>(
+      `select e.event_id, e.map_id, e.type, e.payload, (extract(epoch from e.created_at) * 1000)::bigint as created_ms
+       from map_events e
+       join event_consumers c on c.name = ?
+       left join event_consumer_positions p on p.consumer = c.name and p.map_id = e.map_id
+       left join jsonb_to_recordset(?::jsonb) as h(map_id uuid, id text) on h.map_id = e.map_id
+       where e.event_id is not null
+         and (case when p.last_event_id is null and h.id is null then e.created_at >= c.started_at
+                   else e.event_id > greatest(p.last_event_id, h.id) end)
+       order by e.seq limit ?`,
+      [this.name, JSON.stringify(handed.map(([map_id, id]) => ({ map_id, id }))), max],
+    );
+    if (rows.length < max) this.caughtUp = true;
+    return rows.map((r) => ({ id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload }));
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The event transport, split by audience. Each interface has a Redis Streams implementation
+ * (redis.ts) and an in-process one (memory.ts) with the same semantics; one contract suite per
+ * interface runs against both (test/integration/event-transport.test.ts).
+ *
+ *   relay ──publish──> streams ──history──> stream backfill
+ *                              ├──tail────> stream pods (one live read per process)
+ *                              └──consumer> webhook workers (durable position in PostgreSQL)
+ */
+import type { EventEnvelope } from '../envelope.js';
+
+/** The relay's side: appends each map's events in order, exactly once. */
+export interface EventPublisher {
+  /** Appends a map's events, in order. Events at or below the map's last id are skipped. Returns how many were added. */
+  publish(mapId: string, events: readonly EventEnvelope[]): Promise<number>;
+  /** Drops cached stream positions (a relay that (re)takes a partition calls it). */
+  forget(): void;
+}
+
+/** A map's recent events (the hot history), for backfill. */
+export interface EventHistory {
+  /** Id of the newest event in the map's hot history, or null. */
+  lastId(mapId: string): Promise<string | null>;
+  /** Id of the oldest event still in the map's hot history, or null (older ids come from PostgreSQL). */
+  firstId(mapId: string): Promise<string | null>;
+  /** Hot history of a map after `afterId` (exclusive; null = from the oldest kept), oldest first. */
+  range(mapId: string, afterId: string | null, count: number): Promise<EventEnvelope[]>;
+}
+
+/** What a tail hands its subscribers. */
+export interface TailListener {
+  /** Each event published after the tail started, in publish order (per map: id order). */
+  event(e: EventEnvelope): void;
+  /**
+   * The tail may have missed events (the transport restarted or trimmed past its position):
+   * subscribers must re-read what they need from history.
+   */
+  resync(): void;
+}
+
+/**
+ * One live read per process of every map's events. It starts at the newest entry present when it
+ * starts and keeps the position of the last entry it read (it never reads "only new" entries, which
+ * would lose those published between two reads).
+ */
+export interface EventTail {
+  start(): Promise<void>;
+  subscribe(listener: TailListener): () => void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The webhook workers' read: every published event once per consumer name, at least once, with the
+ * position kept durably in PostgreSQL (per map, the last event id handled), so nothing is lost when
+ * the transport trims or restarts: the transport only makes new events arrive sooner.
+ */
+export interface EventConsumer {
+  /** Events after the committed position, in id order per map; waits up to `waitMs` when there are none. */
+  next(max: number, waitMs: number): Promise<EventEnvelope[]>;
+  /** Records durably that these events are handled (per map, the highest id counts). */
+  commit(events: readonly EventEnvelope[]): Promise<void>;
+  close(): Promise<void>;
+}

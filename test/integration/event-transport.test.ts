@@ -1,0 +1,310 @@
+/**
+ * Contract suites of the event transport, one per audience (publisher, history, tail, consumer),
+ * each run against both implementations: Redis Streams (the machine's Redis) and the in-process
+ * store. The consumer runs over real PostgreSQL with a real relay.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
+import { createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
+import { EventLayer } from '../../src/events/event-layer.js';
+import { EventRelay } from '../../src/events/relay.js';
+import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
+import { connectRedis, RedisConnections } from '../../src/core/redis.js';
+import { RedisEventTail } from '../../src/events/transport/redis.js';
+import type { EventEnvelope } from '../../src/events/envelope.js';
+import type { TailListener } from '../../src/events/transport/types.js';
+import { AdminService } from '../../src/admin/admin.service.js';
+import { createLogger } from '../../src/log.js';
+
+const log = createLogger('silent');
+let db: TestDb;
+let outbox: Outbox;
+const prefixes: string[] = [];
+const closers: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  db = await createTestDb('transport');
+  outbox = new Outbox(db.orm);
+});
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+afterAll(async () => {
+  for (const prefix of prefixes) await deleteRedisPrefix(prefix);
+  await db?.close();
+});
+
+type Kind = 'Redis Streams' | 'in-process';
+const KINDS: Kind[] = ['Redis Streams', 'in-process'];
+
+async function layerOf(kind: Kind, hotHistory = 1000): Promise<{ layer: EventLayer; redis: RedisConnections | undefined; prefix: string }> {
+  const prefix = `${uniqueName('transport')}:`;
+  prefixes.push(prefix);
+  const redis = kind === 'Redis Streams' ? await RedisConnections.connect(TEST_REDIS_URL, log) : undefined;
+  const layer = new EventLayer({ orm: db.orm, log, redis, prefix, hotHistory });
+  closers.push(async () => {
+    await layer.close();
+    await redis?.close();
+  });
+  return { layer, redis, prefix };
+}
+
+/** Envelopes with increasing ULIDs for one map. */
+function envelopes(mapId: string, count: number, from = 0): EventEnvelope[] {
+  const base = Date.now();
+  return Array.from({ length: count }, (_, i) => ({
+    id: ulid(base + from + i),
+    type: 'map_kill' as const,
+    map_id: mapId,
+    ts: new Date(base + i).toISOString(),
+    payload: { n: from + i },
+  }));
+}
+
+function collector(): TailListener & { events: EventEnvelope[]; resyncs: number } {
+  const c = {
+    events: [] as EventEnvelope[],
+    resyncs: 0,
+    event(e: EventEnvelope) {
+      c.events.push(e);
+    },
+    resync() {
+      c.resyncs++;
+    },
+  };
+  return c;
+}
+
+async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('condition not reached in time');
+}
+
+const uuid = () => crypto.randomUUID();
+
+describe.each(KINDS)('event publisher and history (%s)', (kind) => {
+  it('appends a map’s events in order and skips ids at or below the last one (exactly once)', async () => {
+    const { layer } = await layerOf(kind);
+    const mapId = uuid();
+    const evs = envelopes(mapId, 5);
+    expect(await layer.publisher.publish(mapId, evs.slice(0, 3))).toBe(3);
+    // A relay that crashed after publishing re-publishes an overlapping batch: only the new ones count.
+    expect(await layer.publisher.publish(mapId, evs.slice(1))).toBe(2);
+    layer.publisher.forget();
+    expect(await layer.publisher.publish(mapId, evs)).toBe(0);
+    const all = await layer.history.range(mapId, null, 100);
+    expect(all.map((e) => e.payload.n)).toEqual([0, 1, 2, 3, 4]);
+    expect(all[0]).toEqual(evs[0]);
+  });
+
+  it('reads a map’s history after an id, bounded by count, and reports its first and last ids', async () => {
+    const { layer } = await layerOf(kind);
+    const mapId = uuid();
+    const other = uuid();
+    const evs = envelopes(mapId, 10);
+    await layer.publisher.publish(mapId, evs);
+    await layer.publisher.publish(other, envelopes(other, 2));
+    expect(await layer.history.lastId(mapId)).toBe(evs[9]!.id);
+    expect(await layer.history.firstId(mapId)).toBe(evs[0]!.id);
+    expect((await layer.history.range(mapId, evs[6]!.id, 100)).map((e) => e.payload.n)).toEqual([7, 8, 9]);
+    expect((await layer.history.range(mapId, evs[2]!.id, 2)).map((e) => e.payload.n)).toEqual([3, 4]);
+    expect(await layer.history.range(mapId, evs[9]!.id, 100)).toEqual([]);
+    expect(await layer.history.lastId(uuid())).toBeNull();
+    expect(await layer.history.firstId(uuid())).toBeNull();
+  });
+
+  it('keeps a bounded hot history per map: the oldest events go first', async () => {
+    const { layer } = await layerOf(kind, 100);
+    const mapId = uuid();
+    const evs = envelopes(mapId, 400);
+    for (let i = 0; i < 400; i += 50) await layer.publisher.publish(mapId, evs.slice(i, i + 50));
+    const kept = await layer.history.range(mapId, null, 1000);
+    // Redis trims with MAXLEN ~ (whole macro nodes), so somewhat more than 100 may stay.
+    expect(kept.length).toBeGreaterThanOrEqual(100);
+    expect(kept.length).toBeLessThan(400);
+    expect(kept.at(-1)!.id).toBe(evs[399]!.id);
+    expect(await layer.history.firstId(mapId)).toBe(kept[0]!.id);
+  });
+});
+
+describe.each(KINDS)('event tail (%s)', (kind) => {
+  it('starts at the newest event and delivers every later one once, in order, across maps', async () => {
+    const { layer } = await layerOf(kind);
+    const a = uuid();
+    const b = uuid();
+    await layer.publisher.publish(a, envelopes(a, 3, 0));
+    const tail = await layer.tail();
+    const seen = collector();
+    closers.push(async () => void tail.subscribe(seen)());
+    tail.subscribe(seen);
+    const evA = envelopes(a, 300, 1000);
+    const evB = envelopes(b, 300, 1000);
+    // Bursts interleaved with the reads: nothing published between two reads may be lost.
+    for (let i = 0; i < 300; i += 30) {
+      await layer.publisher.publish(a, evA.slice(i, i + 30));
+      await layer.publisher.publish(b, evB.slice(i, i + 30));
+      if (i % 90 === 0) await new Promise((r) => setTimeout(r, 5));
+    }
+    await waitFor(() => seen.events.length >= 600);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen.events.length).toBe(600);
+    expect(seen.events.filter((e) => e.map_id === a).map((e) => e.payload.n)).toEqual(evA.map((e) => e.payload.n));
+    expect(seen.events.filter((e) => e.map_id === b).map((e) => e.payload.n)).toEqual(evB.map((e) => e.payload.n));
+    expect(seen.resyncs).toBe(0);
+  });
+
+  it('is one live read per process: every subscriber gets the same events, and unsubscribing stops them', async () => {
+    const { layer } = await layerOf(kind);
+    const tail = await layer.tail();
+    expect(await layer.tail()).toBe(tail);
+    const one = collector();
+    const two = collector();
+    const stopOne = tail.subscribe(one);
+    tail.subscribe(two);
+    const mapId = uuid();
+    await layer.publisher.publish(mapId, envelopes(mapId, 5));
+    await waitFor(() => one.events.length === 5 && two.events.length === 5);
+    stopOne();
+    await layer.publisher.publish(mapId, envelopes(mapId, 5, 100));
+    await waitFor(() => two.events.length === 10);
+    expect(one.events.length).toBe(5);
+  });
+});
+
+describe('event tail (Redis Streams only)', () => {
+  it('tells subscribers to resync when its read failed and the stream was trimmed past its position', async () => {
+    const { layer, redis, prefix } = await layerOf('Redis Streams');
+    const own = await connectRedis({ url: TEST_REDIS_URL, purpose: 'test-tail', log, failFast: false });
+    closers.push(async () => own.destroy());
+    const tail = new RedisEventTail(own, prefix, log, { blockMs: 200 });
+    await tail.start();
+    closers.push(() => tail.stop());
+    const seen = collector();
+    tail.subscribe(seen);
+    const mapId = uuid();
+    await layer.publisher.publish(mapId, envelopes(mapId, 2));
+    await waitFor(() => seen.events.length === 2);
+    // The tail's connection drops while Redis trims entries it had not read yet.
+    await layer.publisher.publish(mapId, envelopes(mapId, 3, 10));
+    const id = (await own.sendCommand(['CLIENT', 'ID']).catch(() => undefined)) as number | undefined;
+    await redis!.commands.xTrim(`${prefix}events:all`, 'MAXLEN', 1);
+    if (id !== undefined) await redis!.commands.sendCommand(['CLIENT', 'KILL', 'ID', String(id)]);
+    await layer.publisher.publish(mapId, envelopes(mapId, 2, 20));
+    await waitFor(() => seen.resyncs > 0, 10_000);
+  });
+});
+
+async function makeMapId(): Promise<string> {
+  const em = db.orm.em.fork();
+  const admin = new AdminService();
+  const n = Math.floor(Math.random() * 1e9);
+  await admin.upsertCharacter(em, { eve_id: String(2_000_000_000 + n), name: `Owner ${n}`, corporation_id: '1', corporation_ticker: 'C' });
+  return (await admin.createMap(em, { slug: `transport-${n}`, name: 'Transport', owner_eve_id: String(2_000_000_000 + n) })).map.id;
+}
+
+function probe(mapId: string, n: number): OutboxEvent {
+  return { mapId, type: 'map_kill', payload: { n } } as unknown as OutboxEvent;
+}
+
+async function write(mapId: string, from: number, count: number): Promise<void> {
+  for (let n = from; n < from + count; n++) await db.orm.em.fork().transactional((tx) => outbox.append(tx, [probe(mapId, n)]));
+}
+
+function relayFor(layer: EventLayer): EventRelay {
+  const relay = new EventRelay({
+    databaseUrl: db.databaseUrl,
+    schema: db.schema,
+    publisher: layer.publisher,
+    log,
+    partitions: 1,
+    batchSize: 100,
+    pollIntervalMs: 50,
+    retentionMs: 86_400_000,
+    pruneIntervalMs: 3_600_000,
+  });
+  closers.push(() => relay.stop());
+  return relay;
+}
+
+/** Reads until `count` events arrived (committing each batch) or the time is up. */
+async function drain(consumer: Awaited<ReturnType<EventLayer['consumer']>>, count: number, commit = true): Promise<EventEnvelope[]> {
+  const got: EventEnvelope[] = [];
+  const deadline = Date.now() + 15_000;
+  while (got.length < count && Date.now() < deadline) {
+    const batch = await consumer.next(50, 200);
+    got.push(...batch);
+    if (commit) await consumer.commit(batch);
+  }
+  return got;
+}
+
+describe.each(KINDS)('event consumer (%s)', (kind) => {
+  it('delivers each event committed after it registered once, in id order per map, and resumes after its committed position', async () => {
+    const { layer } = await layerOf(kind);
+    const [a, b] = [await makeMapId(), await makeMapId()];
+    const name = uniqueName('consumer');
+    const consumer = await layer.consumer(name);
+    expect(await consumer.next(10, 50)).toEqual([]);
+    relayFor(layer).start();
+    await write(a, 0, 20);
+    await write(b, 0, 20);
+    const first = await drain(consumer, 40);
+    expect(first.length).toBe(40);
+    expect(first.filter((e) => e.map_id === a).map((e) => e.payload.n)).toEqual([...Array(20).keys()]);
+    expect(first.filter((e) => e.map_id === b).map((e) => e.payload.n)).toEqual([...Array(20).keys()]);
+    for (const m of [a, b]) {
+      const ids = first.filter((e) => e.map_id === m).map((e) => e.id);
+      expect([...ids].sort()).toEqual(ids);
+    }
+    await consumer.close();
+
+    // Another instance with the same name (a restarted worker) starts after the committed position.
+    await write(a, 20, 5);
+    const again = await layer.consumer(name);
+    const second = await drain(again, 5);
+    expect(second.map((e) => e.payload.n)).toEqual([20, 21, 22, 23, 24]);
+    expect(await again.next(10, 100)).toEqual([]);
+  });
+
+  it('redelivers what was handed out but not committed after a restart (at least once)', async () => {
+    const { layer } = await layerOf(kind);
+    const mapId = await makeMapId();
+    const name = uniqueName('consumer');
+    const consumer = await layer.consumer(name);
+    await consumer.next(1, 10);
+    relayFor(layer).start();
+    await write(mapId, 0, 6);
+    const handed = await drain(consumer, 6, false);
+    expect(handed.length).toBe(6);
+    await consumer.commit(handed.slice(0, 2));
+    await consumer.close();
+    const restarted = await layer.consumer(name);
+    expect((await drain(restarted, 4)).map((e) => e.payload.n)).toEqual([2, 3, 4, 5]);
+  });
+});
+
+describe('event consumer (Redis Streams only)', () => {
+  it('loses nothing when Redis trimmed the stream while it was stopped: it catches up from the event log', async () => {
+    const { layer, redis, prefix } = await layerOf('Redis Streams');
+    const mapId = await makeMapId();
+    const name = uniqueName('consumer');
+    const consumer = await layer.consumer(name);
+    await consumer.next(1, 10);
+    const relay = relayFor(layer);
+    relay.start();
+    await write(mapId, 0, 5);
+    await consumer.commit(await drain(consumer, 5));
+    await consumer.close();
+    await write(mapId, 5, 30);
+    await waitFor(async () => (await layer.history.range(mapId, null, 100)).length === 35);
+    await redis!.commands.xTrim(`${prefix}events:all`, 'MAXLEN', 0);
+    await redis!.commands.xTrim(`${prefix}events:map:${mapId}`, 'MAXLEN', 0);
+    const restarted = await layer.consumer(name);
+    const got = await drain(restarted, 30);
+    expect(got.map((e) => e.payload.n)).toEqual([...Array(30).keys()].map((i) => i + 5));
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * Roles as separate processes of the one binary: `serve --roles api` and `serve --roles worker`
+ * against one database and Redis, each with its probes and metrics on its own ops port.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import net from 'node:net';
+import { deleteRedisPrefix, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from '../support/db.js';
+import { runCli, startCli, type CliProcess } from '../support/cli-process.js';
+
+const schema = uniqueName('roles').toLowerCase();
+const prefix = `${uniqueName('roles')}:`;
+const env = {
+  DATABASE_URL: TEST_DATABASE_URL,
+  DATABASE_SCHEMA: schema,
+  REDIS_URL: TEST_REDIS_URL,
+  REDIS_KEY_PREFIX: prefix,
+  SERVICE_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+  HOST: '127.0.0.1',
+  OPS_HOST: '127.0.0.1',
+  OPS_PORT: '0',
+  LOG_LEVEL: 'info',
+};
+const started: CliProcess[] = [];
+
+async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+async function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.once('error', () => resolve(true));
+  });
+}
+
+afterAll(async () => {
+  for (const p of started) await p.stop();
+  await sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await deleteRedisPrefix(prefix);
+});
+
+describe('mapintel serve --roles', () => {
+  it('runs api and worker as separate processes over one database and Redis, each with probes and metrics on its ops port', async () => {
+    const apiPort = await freePort();
+    const api = startCli(['serve', '--roles', 'api'], { ...env, PORT: String(apiPort) });
+    started.push(api);
+    const apiOps = String((await api.waitForLog('ops port listening')).url);
+    await api.waitForLog('listening');
+
+    const workerPort = await freePort();
+    const worker = startCli(['serve', '--roles', 'worker'], { ...env, PORT: String(workerPort) });
+    started.push(worker);
+    const workerOps = String((await worker.waitForLog('ops port listening')).url);
+    await worker.waitForLog('role started');
+    expect(workerOps).not.toBe(apiOps);
+
+    // The worker has no public API: nothing listens on its PORT.
+    expect(await refused(workerPort)).toBe(true);
+    const pub = await fetch(`http://127.0.0.1:${apiPort}/api/common/system-static-info?id=30000142`);
+    expect([200, 404]).toContain(pub.status);
+
+    for (const [ops, role] of [
+      [apiOps, 'api'],
+      [workerOps, 'worker'],
+    ] as const) {
+      const health = await fetch(`${ops}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok', roles: [role] });
+      const t0 = Date.now();
+      const ready = await fetch(`${ops}/readyz`);
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ ready: true, checks: { database: true, redis: true } });
+      const metrics = await fetch(`${ops}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(metrics.headers.get('content-type')).toContain('text/plain');
+      const text = await metrics.text();
+      expect(text).toContain('mapintel_process_process_cpu_user_seconds_total');
+      expect(text).toContain('mapintel_db_pool_connections');
+      expect(await (await fetch(`${ops}/nothing`)).json()).toEqual({ error: 'Not found', code: 'not_found' });
+    }
+    const apiMetrics = await (await fetch(`${apiOps}/metrics`)).text();
+    expect(apiMetrics).toMatch(/mapintel_http_requests_total\{method="GET",route="\/api\/common\/system-static-info"/);
+
+    // Both applied their migrations against one schema without tripping over each other.
+    const applied = await sql<{ n: number }>(`select count(*)::int as n from "${schema}".mikro_orm_migrations`);
+    expect(applied[0]!.n).toBeGreaterThan(0);
+
+    expect(await worker.stop()).toBe(0);
+    expect(worker.logs().map((l) => l.msg)).toContain('stopped');
+    expect(await api.stop()).toBe(0);
+  }, 90_000);
+
+  it('refuses a role this build does not have, in one line, before touching anything', () => {
+    for (const role of ['stream', 'bogus']) {
+      const r = runCli(['serve', '--roles', `api,${role}`], { ...env, PORT: '0' });
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`role "${role}".*available: api, worker`));
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('names every role and the ops port in serve --help', () => {
+    const r = runCli(['serve', '--help'], {});
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/--roles <roles>/);
+    expect(r.stdout).toMatch(/\n\s+api\s+public REST API/);
+    expect(r.stdout).toMatch(/\n\s+worker\s+webhook delivery/);
+    expect(r.stdout).toContain('OPS_PORT');
+  });
+});
+
+describe('commands that build only what they need', () => {
+  const fresh = () => ({ ...env, DATABASE_SCHEMA: uniqueName('cmd').toLowerCase() });
+
+  it('migrate on an empty schema lists what it applied; a second run says the database is up to date', async () => {
+    const e = fresh();
+    try {
+      const first = runCli(['migrate'], e);
+      expect(first.status).toBe(0);
+      expect(first.stdout).toMatch(/^applied: Migration\d+_initial, /);
+      expect(first.stdout).not.toContain('up to date');
+      const second = runCli(['migrate'], e);
+      expect(second.status).toBe(0);
+      expect(second.stdout).toBe('database is up to date\n');
+    } finally {
+      await sql(`DROP SCHEMA IF EXISTS "${e.DATABASE_SCHEMA}" CASCADE`);
+    }
+  });
+
+  it('admin commands refuse a database with pending migrations, with a clear line, and change nothing', async () => {
+    const e = fresh();
+    try {
+      const r = runCli(['admin', 'list-users'], e);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/pending migrations?: Migration\d+_initial/);
+      expect(r.stderr).toContain('run `mapintel migrate` first');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      const tables = await sql<{ n: number }>(`select count(*)::int as n from information_schema.tables where table_schema = $1`, [e.DATABASE_SCHEMA]);
+      expect(tables[0]!.n).toBe(0);
+      expect(runCli(['migrate'], e).status).toBe(0);
+      const ok = runCli(['admin', 'list-users'], e);
+      expect(ok.status).toBe(0);
+      expect(JSON.parse(ok.stdout)).toEqual([]);
+    } finally {
+      await sql(`DROP SCHEMA IF EXISTS "${e.DATABASE_SCHEMA}" CASCADE`);
+    }
+  });
+});
