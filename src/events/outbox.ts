@@ -22,10 +22,10 @@ export class Outbox {
   /** Transactions that appended events and have not committed yet. */
   private readonly pending = new WeakSet<object>();
   private readonly listeners = new Set<() => void>();
-  private inFlight = false;
-  private again = false;
+  private readonly notifier: CoalescingNotifier;
 
-  constructor(private readonly orm: MikroORM) {
+  constructor(orm: MikroORM) {
+    this.notifier = new CoalescingNotifier(() => orm.em.getConnection().execute(`select pg_notify('${NOTIFY_CHANNEL}', '')`));
     const subscriber: EventSubscriber = {
       afterTransactionCommit: (args: TransactionEventArgs): void => {
         const tx = args.transaction as object | undefined;
@@ -57,6 +57,23 @@ export class Outbox {
 
   private committed(): void {
     for (const listener of this.listeners) listener();
+    this.notifier.notify();
+  }
+}
+
+/**
+ * Sends at most one notification at a time: calls while one is in flight collapse into one more
+ * send after it, so a burst of commits costs two NOTIFYs, not one per commit, and none is lost
+ * (the last commit of a burst is always followed by a send that starts after it). A failed send is
+ * dropped: relays poll as a safety net.
+ */
+export class CoalescingNotifier {
+  private inFlight = false;
+  private again = false;
+
+  constructor(private readonly send: () => Promise<unknown>) {}
+
+  notify(): void {
     if (this.inFlight) {
       this.again = true;
       return;
@@ -69,10 +86,7 @@ export class Outbox {
     try {
       do {
         this.again = false;
-        await this.orm.em
-          .getConnection()
-          .execute(`select pg_notify('${NOTIFY_CHANNEL}', '')`)
-          .catch(() => undefined);
+        await this.send().catch(() => undefined);
       } while (this.again);
     } finally {
       this.inFlight = false;
