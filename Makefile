@@ -28,8 +28,8 @@ install: node_modules/.stamp ## install dependencies (npm ci)
 build: install ## generate routes/OpenAPI (tsoa) and compile to dist/
 	npm run --silent build
 
-run: build ## embedded default: migrate, import static data, seed the demo map, print keys, serve
-	node dist/cli.js demo
+run: build ## embedded default: migrate, import static data (FROM=dir|url), seed the demo map, print keys, serve
+	node dist/cli.js demo $(if $(FROM),--from $(FROM))
 
 serve: build ## serve with the current environment (see docs/configuration.md)
 	node dist/cli.js serve

@@ -11,7 +11,7 @@
 //   BENCH_DURATION       seconds measured per endpoint and server (default 10)
 //   BENCH_WARMUP         seconds of unmeasured warm-up before each measurement (default 2, at most BENCH_DURATION)
 //   BENCH_CONNECTIONS    concurrent connections (default 50)
-//   BENCH_STATIC_DIR     static data folder (default ../shared/data/eve-static, else test/fixtures/eve-static)
+//   BENCH_STATIC_DIR     static data folder (default ../shared/data/eve-static, else assets/eve-static-sample)
 //   BENCH_KEEP_DB=1      keep the database after the run (it is dropped and recreated at the next start anyway)
 //   BENCH_JSON=path      also write the results as JSON
 //   BENCH_ENDPOINTS      comma-separated subset to measure, e.g. systems,connections (default: all three)
@@ -175,7 +175,7 @@ async function seed(env) {
   const platform = { orm: core.db.orm, ...createApiServices(core), close: () => core.close() };
   try {
     const shared = path.resolve(ROOT, '../shared/data/eve-static');
-    const staticDir = process.env.BENCH_STATIC_DIR || (existsSync(shared) ? shared : path.join(ROOT, 'test/fixtures/eve-static'));
+    const staticDir = process.env.BENCH_STATIC_DIR || (existsSync(shared) ? shared : path.join(ROOT, 'assets/eve-static-sample'));
     const imported = await importStaticData(platform.orm, staticDir, {});
     log(`static data: ${imported.systems} systems from ${path.relative(ROOT, staticDir) || staticDir}`);
 

@@ -94,6 +94,11 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
 
+  // A person who opens the server's address lands in the API explorer.
+  app.get('/', (_req, res) => {
+    res.locals.route = '/';
+    res.redirect(302, '/swaggerui');
+  });
   app.get('/healthz', (_req, res) => {
     res.locals.route = '/healthz';
     res.json({ status: 'ok' });

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadConfig, type Config } from './config.js';
+import { exitWithFailure } from './cli-errors.js';
 import { buildCore, type Core } from './core/core.js';
 import { openDatabase } from './core/database.js';
 import { exitOnCrash, handleSignals, serve } from './main.js';
 import { migrate } from './db/orm.js';
 import { importStaticData } from './static-data/sde-importer.js';
+import { defaultSdeSource, SAMPLE_SDE_DIR } from './static-data/default-source.js';
 import { seedDemo } from './demo.js';
 import { createLogger } from './log.js';
 import { createMetrics } from './metrics.js';
@@ -15,15 +15,19 @@ import { ROLES, selectRoles } from './roles/registry.js';
 import { createApiServices } from './api/services.js';
 import { AdminService } from './admin/admin.service.js';
 
-/** Where `sde import` and `demo` read static data from when --from is not given. */
-function defaultSdeSource(): string {
-  const local = path.resolve(process.cwd(), '../shared/data/eve-static');
-  return existsSync(local) ? local : 'https://wanderer-industries.github.io/wanderer-assets/sde-files';
-}
-
 function config(): Config {
   return loadConfig();
 }
+
+/** The settings a first run needs, for `serve --help` and `demo --help`. */
+const FIRST_SETTINGS = `
+Settings (environment variables; all of them in docs/configuration.md):
+  PORT, HOST       where the public API listens (default 0.0.0.0:8080)
+  OPS_PORT         /healthz, /readyz and /metrics of this process (default 8081)
+  DATA_DIR         the embedded default's folder: PostgreSQL data, generated keys (default ./data)
+  DATABASE_URL     use this PostgreSQL instead of the embedded one (then set SERVICE_ENCRYPTION_KEY)
+  REDIS_URL        share rate limits and carry events across processes through Redis
+`;
 
 /** Commands quieter than serve: warnings and errors only, unless LOG_LEVEL asks for more. */
 function commandLogger(cfg: Config) {
@@ -63,7 +67,7 @@ program
   .command('serve')
   .description('run the roles of this process (default: all); migrates first; without DATABASE_URL an embedded PostgreSQL runs under DATA_DIR')
   .option('--roles <roles>', `comma list of roles to run: ${ROLES.map((r) => r.name).join(', ')} (default: all)`)
-  .addHelpText('after', `\nRoles:\n${ROLES.map((r) => `  ${r.name.padEnd(8)} ${r.summary}`).join('\n')}\nEvery process serves /healthz, /readyz and /metrics on OPS_PORT.`)
+  .addHelpText('after', `\nRoles:\n${ROLES.map((r) => `  ${r.name.padEnd(8)} ${r.summary}`).join('\n')}\nEvery process serves /healthz, /readyz and /metrics on OPS_PORT.\n${FIRST_SETTINGS}`)
   .action(async (opts: { roles?: string }) => {
     const roles = selectRoles(opts.roles);
     const cfg = config();
@@ -192,6 +196,7 @@ program
   .description('import static data when missing, seed the demo map, print its API key, the admin token and the explorer address, and serve')
   .option('--from <dir|url>', 'static data source when none is imported yet')
   .option('--no-serve', 'seed and print, then exit')
+  .addHelpText('after', FIRST_SETTINGS)
   .action(async (opts: { from?: string; serve: boolean }) => {
     const cfg = config();
     const log = createLogger(cfg.logLevel);
@@ -202,7 +207,17 @@ program
       if ((await services.staticInfo.count()) === 0) {
         const from = opts.from ?? defaultSdeSource();
         process.stderr.write(`importing static data from ${from}\n`);
-        await importStaticData(core.db.orm, from, { progress: (m) => process.stderr.write(`  ${m}\n`) });
+        try {
+          await importStaticData(core.db.orm, from, { progress: (m) => process.stderr.write(`  ${m}\n`) });
+        } catch (err) {
+          // Offline first run: the demo still starts, on the sample; a source the user named must work.
+          if (opts.from) throw err;
+          const cause = err instanceof Error ? err.message.split('\n')[0] : String(err);
+          process.stderr.write(
+            `static data could not be read from ${from} (${cause}); using the small sample shipped with mapintel (20 systems). Import the full set later with: mapintel sde import --from DIR|URL\n`,
+          );
+          await importStaticData(core.db.orm, SAMPLE_SDE_DIR, {});
+        }
       }
       const demo = await seedDemo({ orm: core.db.orm, ...services });
       const base = cfg.publicBaseUrl;
@@ -231,16 +246,18 @@ program
     handleSignals(await serve(cfg, { core }));
   });
 
-program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n`);
-    process.exit(2);
-  }
-  const e = err as { message?: string; code?: string; port?: number };
-  process.stderr.write(`error: ${e.message ?? String(err)}\n`);
-  if (e.code === 'EADDRINUSE') process.stderr.write(`hint: port ${e.port ?? ''} is taken by another process: stop it or choose another with PORT=<port>\n`);
-  if (e.code !== 'EADDRINUSE' && /postmaster\.pid|lock file|could not bind|Address already in use/i.test(e.message ?? '')) {
-    process.stderr.write('hint: another mapintel (or PostgreSQL) already uses DATA_DIR or EMBEDDED_PG_PORT: stop it, or set DATA_DIR / EMBEDDED_PG_PORT\n');
-  }
-  process.exit(1);
+let settled = false;
+// A command whose work is left waiting on something that can never happen would otherwise end with
+// status 0 and no word when the event loop runs dry.
+process.on('beforeExit', () => {
+  if (!settled) exitWithFailure(new Error('the command stopped before it finished (a dependency went away without answering)'));
 });
+program
+  .parseAsync(process.argv)
+  .then(() => {
+    settled = true;
+  })
+  .catch((err: unknown) => {
+    settled = true;
+    exitWithFailure(err);
+  });

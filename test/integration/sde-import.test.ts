@@ -16,7 +16,7 @@ import { StaticDataError } from '../../src/static-data/sde-derive.js';
 import { StaticInfoService } from '../../src/static-data/static-info.service.js';
 import type { SystemStaticInfoDto } from '../../src/static-data/static-info.dto.js';
 
-const FIXTURE = path.resolve(process.cwd(), 'test/fixtures/eve-static');
+const FIXTURE = path.resolve(process.cwd(), 'assets/eve-static-sample');
 const FULL_DATA = path.resolve(process.cwd(), '../shared/data/eve-static');
 const FIXTURE_SYSTEMS = 20;
 

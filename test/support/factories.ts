@@ -6,7 +6,7 @@ import type { NewKill } from '../../src/maps/map-content.service.js';
 import { importStaticData } from '../../src/static-data/sde-importer.js';
 import path from 'node:path';
 
-export const FIXTURE_SDE = path.resolve(import.meta.dirname, '../fixtures/eve-static');
+export const FIXTURE_SDE = path.resolve(import.meta.dirname, '../../assets/eve-static-sample');
 
 let seq = 0;
 const next = () => ++seq + Math.floor(Math.random() * 1000) * 1000;
