@@ -1,0 +1,86 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from './orm.js';
+
+/**
+ * The one way to run SQL: a handle that carries its transaction. Repositories take a `Db`; inside
+ * `db.transaction(tx => …)` only `tx` may run SQL: a query through the outer handle while that
+ * transaction is open throws instead of silently running outside it on another connection.
+ * Parameters are positional `?`; arrays are expanded into lists by the SQL layer, so pass JSON
+ * (`?::jsonb`) for set-valued parameters.
+ */
+export interface Db {
+  /** Every row. */
+  all<T extends object>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** The first row, or undefined. */
+  one<T extends object>(text: string, params?: readonly unknown[]): Promise<T | undefined>;
+  /** A statement without rows; returns the number of rows it affected. */
+  run(text: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * Runs `fn` in a transaction (committed when it resolves, rolled back when it throws). Called on a
+   * handle that is already in a transaction, it joins that transaction.
+   */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /** True on the handle of a transaction. */
+  readonly inTransaction: boolean;
+  /** The EntityManager under this handle (the outbox appends through it). */
+  readonly em: EntityManager;
+}
+
+/** The transaction (its context object) that the code running now belongs to. */
+const current = new AsyncLocalStorage<object>();
+
+/** Thrown when SQL runs through a handle other than the transaction open around it. */
+export class EscapedTransactionError extends Error {
+  constructor() {
+    super('SQL ran outside the transaction open around it: inside db.transaction(tx => …) use `tx`');
+  }
+}
+
+class Handle implements Db {
+  constructor(
+    readonly em: EntityManager,
+    private readonly ctx: object | undefined,
+  ) {}
+
+  get inTransaction(): boolean {
+    return this.ctx !== undefined;
+  }
+
+  private guard(): void {
+    const open = current.getStore();
+    if (open !== undefined && open !== this.ctx) throw new EscapedTransactionError();
+  }
+
+  async all<T extends object>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    this.guard();
+    return this.em.getConnection().execute<T[]>(text, [...params], 'all', this.ctx);
+  }
+
+  async one<T extends object>(text: string, params: readonly unknown[] = []): Promise<T | undefined> {
+    return (await this.all<T>(text, params))[0];
+  }
+
+  async run(text: string, params: readonly unknown[] = []): Promise<number> {
+    this.guard();
+    const res = await this.em.getConnection().execute<{ affectedRows?: number }>(text, [...params], 'run', this.ctx);
+    return res.affectedRows ?? 0;
+  }
+
+  async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    if (this.ctx) {
+      this.guard();
+      return fn(this);
+    }
+    this.guard();
+    return this.em.fork().transactional(async (txEm) => {
+      const ctx = txEm.getTransactionContext() as object;
+      return current.run(ctx, () => fn(new Handle(txEm, ctx)));
+    });
+  }
+}
+
+/** A handle over the ORM's pool (each call forks a fresh EntityManager: no identity map is shared). */
+export function dbOf(orm: Orm): Db {
+  return new Handle(orm.em.fork(), undefined);
+}
