@@ -2,11 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateToken, hashToken, type SecretBox } from '../crypto.js';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { tsMicro } from '../db/sql.js';
-import { ACL_ROLES } from '../db/entities.js';
 import type { Outbox } from '../events/outbox.js';
 import type { AclMemberAddedEvent, AclMemberPayload, AclMemberRemovedEvent, AclMemberUpdatedEvent, OutboxEvent } from '../events/catalog.js';
-
-type AclMemberEventType = (AclMemberAddedEvent | AclMemberRemovedEvent | AclMemberUpdatedEvent)['type'];
 import type {
   AclDto,
   AclMemberDto,
@@ -15,6 +12,11 @@ import type {
   UpdateAclFields,
   UpdateAclMemberFields,
 } from './acl.dto.js';
+
+/** Member roles, most to least privileged. */
+export const ACL_ROLES = ['admin', 'manager', 'member', 'viewer', 'blocked'] as const;
+
+type AclMemberEventType = (AclMemberAddedEvent | AclMemberRemovedEvent | AclMemberUpdatedEvent)['type'];
 
 type MemberType = 'character' | 'corporation' | 'alliance';
 

@@ -1,7 +1,6 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
-import { ALL_ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type Orm = MikroORM;
@@ -23,7 +22,9 @@ export function ormOptions(s: OrmSettings): Options {
       // search_path per connection keeps every query and migration unqualified (tests use one schema each).
       ...(s.schema === 'public' ? {} : { options: `-c search_path=${s.schema},public` }),
     },
-    entities: ALL_ENTITIES,
+    // SQL first (docs/decisions/0001-sql-first.md): no entities; the migrations are the schema.
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     pool: { min: 0, max: s.poolMax, idleTimeoutMillis: 30_000 },
     debug: s.debug ?? false,

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors.js';
-import type { Zkb } from '../db/entities.js';
 import type { Outbox } from '../events/outbox.js';
 import { addSystemEvent, connectionAddedEvent, mapKillEvent } from './event-payloads.js';
 
@@ -28,6 +27,21 @@ export interface NewConnection {
   shipSizeType?: number;
   wormholeType?: string | null;
   locked?: boolean;
+}
+
+/** zKillboard's block of a killmail, stored as it came (jsonb). */
+export interface Zkb {
+  awox: boolean;
+  destroyedValue: number;
+  droppedValue: number;
+  fittedValue: number;
+  hash: string;
+  labels: string[];
+  locationID: number;
+  npc: boolean;
+  points: number;
+  solo: boolean;
+  totalValue: number;
 }
 
 export interface NewKill {
