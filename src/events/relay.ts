@@ -4,6 +4,7 @@ import type { Metrics } from '../metrics.js';
 import { nextEventId, type EventEnvelope } from './envelope.js';
 import type { EventPublisher } from './transport/types.js';
 import { NOTIFY_CHANNEL } from './outbox.js';
+import { Alarm } from './alarm.js';
 import type { EventType } from './catalog.js';
 
 export interface RelayOptions {
@@ -51,7 +52,7 @@ export class EventRelay {
   private readonly held = new Set<number>();
   private readonly lastIds = new Map<string, string>();
   private running = false;
-  private wake: (() => void) | undefined;
+  private readonly alarm = new Alarm();
   /** A NOTIFY (or poke) arrived since the current pass began: go round again instead of sleeping. */
   private notified = false;
   private loop: Promise<void> | undefined;
@@ -80,12 +81,12 @@ export class EventRelay {
   /** Wakes the loop (after a local commit; NOTIFY does the same for other processes). */
   poke(): void {
     this.notified = true;
-    this.wake?.();
+    this.alarm.ring();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
+    this.alarm.ring();
     await this.loop;
     await this.closeSession();
     await this.pool.end().catch(() => undefined);
@@ -102,7 +103,7 @@ export class EventRelay {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        // A commit that lands after this pass has read the outbox notifies while no wake is installed:
+        // A commit that lands after this pass has read the outbox rings the alarm while nobody sleeps on it:
         // the flag keeps it (one more pass) instead of leaving it to the poll interval.
         this.notified = false;
         await this.ensureSession();
@@ -118,14 +119,7 @@ export class EventRelay {
         if (isSessionError(err)) await this.closeSession();
       }
       const delay = this.failures ? Math.min(200 * 2 ** Math.min(this.failures, 5), 5000) : this.opts.pollIntervalMs;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
+      await this.alarm.sleep(delay);
     }
   }
 
@@ -142,7 +136,7 @@ export class EventRelay {
       });
       client.on('notification', () => {
         this.notified = true;
-        this.wake?.();
+        this.alarm.ring();
       });
       await client.connect();
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`);

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '../envelope.js';
 import type { EventType } from '../catalog.js';
 import type { EventConsumer, EventTail } from './types.js';
+import { Alarm } from '../alarm.js';
 
 /** Runs one SQL statement (positional `?` parameters) and returns its rows. */
 export type Execute = <T extends object>(sql: string, params?: unknown[]) => Promise<T[]>;
@@ -25,7 +26,7 @@ export class DurableEventConsumer implements EventConsumer {
   private buffer: EventEnvelope[] = [];
   /** The last read of the event log found nothing more: buffered tail events are complete. */
   private caughtUp = false;
-  private wake: (() => void) | undefined;
+  private readonly alarm = new Alarm();
   private readonly unsubscribe: () => void;
   private started: Promise<void> | undefined;
 
@@ -42,12 +43,12 @@ export class DurableEventConsumer implements EventConsumer {
           this.buffer = [];
           this.caughtUp = false;
         }
-        this.wake?.();
+        this.alarm.ring();
       },
       resync: () => {
         this.caughtUp = false;
         this.buffer = [];
-        this.wake?.();
+        this.alarm.ring();
       },
     });
   }
@@ -64,14 +65,7 @@ export class DurableEventConsumer implements EventConsumer {
       }
       const left = deadline - Date.now();
       if (left <= 0) return [];
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
+      await this.alarm.sleep(left);
     }
   }
 
@@ -91,7 +85,7 @@ export class DurableEventConsumer implements EventConsumer {
 
   async close(): Promise<void> {
     this.unsubscribe();
-    this.wake?.();
+    this.alarm.ring();
   }
 
   private fromBuffer(max: number): EventEnvelope[] {
