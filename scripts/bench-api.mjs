@@ -181,8 +181,8 @@ async function seed(env) {
 
     const em = () => platform.orm.em.fork();
     const owner = { eve_id: '2119000001', name: 'Bench Owner', corporation_id: '98900001', corporation_ticker: 'BENCH', alliance_id: null, alliance_ticker: null };
-    await platform.admin.upsertCharacter(em(), owner);
-    const created = await platform.admin.createMap(em(), { slug: 'bench', name: 'Benchmark chain', description: 'seeded by scripts/bench-api.mjs', owner_eve_id: owner.eve_id });
+    await platform.admin.upsertCharacter(owner);
+    const created = await platform.admin.createMap({ slug: 'bench', name: 'Benchmark chain', description: 'seeded by scripts/bench-api.mjs', owner_eve_id: owner.eve_id });
     const mapId = created.map.id;
     const apiKey = created.api_key.api_key;
 

@@ -448,7 +448,7 @@ async function main() {
     closers.push(() => writerCore.close());
     const em = () => platform.orm.em.fork();
     const owner = { eve_id: '2119500001', name: 'Bench Events Owner', corporation_id: '98900002', corporation_ticker: 'BENCH', alliance_id: null, alliance_ticker: null };
-    await platform.admin.upsertCharacter(em(), owner);
+    await platform.admin.upsertCharacter(owner);
     // The kills' solar system as static data (the batch write path checks kills against it).
     await em().getConnection().execute(
       `insert into solar_systems (solar_system_id, solar_system_name, solar_system_name_lc, region_id, region_name, constellation_id,
@@ -459,7 +459,7 @@ async function main() {
     );
     const maps = [];
     for (let i = 0; i < mapCount; i++) {
-      const created = await platform.admin.createMap(em(), { slug: `bench-events-${i}`, name: `Events ${i}`, owner_eve_id: owner.eve_id });
+      const created = await platform.admin.createMap({ slug: `bench-events-${i}`, name: `Events ${i}`, owner_eve_id: owner.eve_id });
       maps.push(created.map.id);
       await platform.mapContent.addSystem(em(), created.map.id, { solarSystemId: SOLAR_SYSTEM, name: SYSTEM_NAME });
     }

@@ -14,6 +14,7 @@ import { createMetrics } from './metrics.js';
 import { ROLES, selectRoles } from './roles/registry.js';
 import { createApiServices } from './api/services.js';
 import { AdminService } from './admin/admin.service.js';
+import { dbOf } from './db/db.js';
 
 function config(): Config {
   return loadConfig();
@@ -49,8 +50,8 @@ async function withDatabase<T>(fn: (core: Core) => Promise<T>): Promise<T> {
 }
 
 /** The admin commands' service, over the database alone (key caches live in server processes). */
-async function withAdmin<T>(fn: (admin: AdminService, core: Core) => Promise<T>): Promise<T> {
-  return withDatabase((core) => fn(new AdminService(), core));
+async function withAdmin<T>(fn: (admin: AdminService) => Promise<T>): Promise<T> {
+  return withDatabase((core) => fn(new AdminService(dbOf(core.db.orm))));
 }
 
 function print(value: unknown): void {
@@ -109,11 +110,11 @@ admin
   .command('create-user')
   .description('create a user')
   .requiredOption('--name <name>', 'display name')
-  .action(async (o: { name: string }) => withAdmin(async (admin, core) => print(await admin.createUser(core.db.orm.em.fork(), o.name))));
+  .action(async (o: { name: string }) => withAdmin(async (admin) => print(await admin.createUser(o.name))));
 admin
   .command('list-users')
   .description('list users with their characters')
-  .action(async () => withAdmin(async (admin, core) => print(await admin.listUsers(core.db.orm.em.fork()))));
+  .action(async () => withAdmin(async (admin) => print(await admin.listUsers())));
 admin
   .command('upsert-character')
   .description('create or update a character by eve_id')
@@ -125,9 +126,9 @@ admin
   .option('--alliance-ticker <ticker>', 'alliance ticker')
   .option('--user-id <uuid>', 'owning user id')
   .action(async (o: Record<string, string | undefined>) =>
-    withAdmin(async (admin, core) =>
+    withAdmin(async (admin) =>
       print(
-        await admin.upsertCharacter(core.db.orm.em.fork(), {
+        await admin.upsertCharacter({
           eve_id: o.eveId!,
           name: o.name!,
           corporation_id: o.corporationId!,
@@ -144,7 +145,7 @@ admin
   .description("set a user's main character (one of the user's characters)")
   .requiredOption('--user-id <uuid>', 'user id')
   .requiredOption('--eve-id <id>', 'character eve_id')
-  .action(async (o: { userId: string; eveId: string }) => withAdmin(async (admin, core) => print(await admin.setMainCharacter(core.db.orm.em.fork(), o.userId, o.eveId))));
+  .action(async (o: { userId: string; eveId: string }) => withAdmin(async (admin) => print(await admin.setMainCharacter(o.userId, o.eveId))));
 admin
   .command('create-map')
   .description('create a map; prints its first API key (shown once)')
@@ -153,14 +154,14 @@ admin
   .requiredOption('--owner-eve-id <id>', 'owner character eve_id')
   .option('--description <text>', 'description')
   .action(async (o: { slug: string; name: string; ownerEveId: string; description?: string }) =>
-    withAdmin(async (admin, core) =>
-      print(await admin.createMap(core.db.orm.em.fork(), { slug: o.slug, name: o.name, owner_eve_id: o.ownerEveId, description: o.description ?? null })),
+    withAdmin(async (admin) =>
+      print(await admin.createMap({ slug: o.slug, name: o.name, owner_eve_id: o.ownerEveId, description: o.description ?? null })),
     ),
   );
 admin
   .command('list-maps')
   .description('list maps')
-  .action(async () => withAdmin(async (admin, core) => print(await admin.listMaps(core.db.orm.em.fork()))));
+  .action(async () => withAdmin(async (admin) => print(await admin.listMaps())));
 admin
   .command('issue-key')
   .description('issue another API key for a map, bound to a character (shown once)')
@@ -168,19 +169,19 @@ admin
   .requiredOption('--character-eve-id <id>', 'character the key is bound to')
   .option('--name <name>', 'label of the key')
   .action(async (o: { map: string; characterEveId: string; name?: string }) =>
-    withAdmin(async (admin, core) => print(await admin.issueKey(core.db.orm.em.fork(), o.map, { character_eve_id: o.characterEveId, name: o.name ?? null }))),
+    withAdmin(async (admin) => print(await admin.issueKey(o.map, { character_eve_id: o.characterEveId, name: o.name ?? null }))),
   );
 admin
   .command('list-keys')
   .description("list a map's keys (never the keys themselves)")
   .requiredOption('--map <id|slug>', 'map')
-  .action(async (o: { map: string }) => withAdmin(async (admin, core) => print(await admin.listKeys(core.db.orm.em.fork(), o.map))));
+  .action(async (o: { map: string }) => withAdmin(async (admin) => print(await admin.listKeys(o.map))));
 admin
   .command('revoke-key')
   .description('revoke a map key')
   .requiredOption('--map <id|slug>', 'map')
   .requiredOption('--key-id <uuid>', 'key id (from list-keys)')
-  .action(async (o: { map: string; keyId: string }) => withAdmin(async (admin, core) => print(await admin.revokeKey(core.db.orm.em.fork(), o.map, o.keyId))));
+  .action(async (o: { map: string; keyId: string }) => withAdmin(async (admin) => print(await admin.revokeKey(o.map, o.keyId))));
 admin
   .command('track')
   .description('track (or --untrack) a character on a map')
@@ -188,7 +189,7 @@ admin
   .requiredOption('--eve-id <id>', 'character eve_id')
   .option('--untrack', 'set tracked=false')
   .action(async (o: { map: string; eveId: string; untrack?: boolean }) =>
-    withAdmin(async (admin, core) => print(await admin.setTracking(core.db.orm.em.fork(), o.map, o.eveId, !o.untrack))),
+    withAdmin(async (admin) => print(await admin.setTracking(o.map, o.eveId, !o.untrack))),
   );
 
 program

@@ -35,19 +35,19 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   const conn = em.getConnection();
   const existing = await conn.execute<{ id: string }[]>('select id from maps where slug = ?', [DEMO_SLUG]);
   if (existing[0]) {
-    const key = await platform.admin.issueKey(em, DEMO_SLUG, { character_eve_id: CHARACTERS[0]!.eve_id, name: 'demo' });
+    const key = await platform.admin.issueKey(DEMO_SLUG, { character_eve_id: CHARACTERS[0]!.eve_id, name: 'demo' });
     const acl = await conn.execute<{ id: string }[]>('select acl_id as id from map_acls where map_id = ? limit 1', [existing[0].id]);
     const aclId = acl[0]?.id ?? '';
     const aclKey = aclId ? (await platform.acls.get(em, aclId, aclId)).api_key : '';
     return { mapId: existing[0].id, slug: DEMO_SLUG, apiKey: key.api_key, aclId, aclKey, created: false };
   }
 
-  const user = await platform.admin.createUser(em, 'Demo Pilot');
+  const user = await platform.admin.createUser('Demo Pilot');
   for (const [i, c] of CHARACTERS.entries()) {
-    await platform.admin.upsertCharacter(em, { ...c, user_id: i < 2 ? user.id : null });
+    await platform.admin.upsertCharacter({ ...c, user_id: i < 2 ? user.id : null });
   }
-  await platform.admin.setMainCharacter(em, user.id, CHARACTERS[0]!.eve_id);
-  const created = await platform.admin.createMap(em, {
+  await platform.admin.setMainCharacter(user.id, CHARACTERS[0]!.eve_id);
+  const created = await platform.admin.createMap({
     slug: DEMO_SLUG,
     name: 'Demo chain',
     description: 'A wormhole chain seeded by mapintel demo',
@@ -55,7 +55,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   });
   const mapId = created.map.id;
   const key: IssuedMapKeyDto = created.api_key;
-  for (const c of CHARACTERS) await platform.admin.setTracking(em, mapId, c.eve_id, true);
+  for (const c of CHARACTERS) await platform.admin.setTracking(mapId, c.eve_id, true);
 
   const preferred = await conn.execute<{ solar_system_id: number }[]>(
     `select solar_system_id from solar_systems where solar_system_id in (${PREFERRED.map(() => '?').join(',')})`,

@@ -24,6 +24,13 @@ export function depsOf(req: ExRequest): AppDeps {
   return req.app.locals.deps as AppDeps;
 }
 
+/** The caller as authentication established it (401 when none). */
+export function principalIn(req: ExRequest): Principal {
+  const p = (req as ExRequest & { user?: Principal }).user;
+  if (!p) throw new UnauthorizedError();
+  return p;
+}
+
 export function principalOf<K extends Principal['kind']>(req: ExRequest, kind: K): Extract<Principal, { kind: K }> {
   const p = (req as ExRequest & { user?: Principal }).user;
   if (!p || p.kind !== kind) throw new UnauthorizedError();

@@ -2,7 +2,15 @@ import type { IocContainer, IocContainerFactory } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { depsOf, type AppDeps } from './deps.js';
 
+import { CharactersController } from '../characters/characters.controller.js';
+
 type ControllerClass = new (deps: AppDeps) => unknown;
+
+/**
+ * Controllers that take only the services they use, built from the app's deps. A controller not
+ * listed here still takes the whole deps object.
+ */
+const FACTORIES = new Map<unknown, (deps: AppDeps) => unknown>([[CharactersController, (d) => new CharactersController(d.characters)]]);
 
 /**
  * tsoa's IoC hook: a controller is built with the deps of the app serving the request (no global
@@ -11,6 +19,6 @@ type ControllerClass = new (deps: AppDeps) => unknown;
 export const iocContainer: IocContainerFactory = function (request: unknown): IocContainer {
   const deps = depsOf(request as ExRequest);
   return {
-    get: ((controller: unknown) => new (controller as ControllerClass)(deps)) as IocContainer['get'],
+    get: ((controller: unknown) => FACTORIES.get(controller)?.(deps) ?? new (controller as ControllerClass)(deps)) as IocContainer['get'],
   };
 };

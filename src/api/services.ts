@@ -9,6 +9,8 @@ import { AclService } from '../acls/acl.service.js';
 import { AdminService } from '../admin/admin.service.js';
 import { StaticInfoService } from '../static-data/static-info.service.js';
 import { EventLogService } from '../events/events.service.js';
+import { dbOf } from '../db/db.js';
+import { CharactersService } from '../characters/characters.service.js';
 
 /** The capability services of the API (and of the demo seeding, which writes through the same ones). */
 export interface ApiServices {
@@ -23,6 +25,7 @@ export interface ApiServices {
   admin: AdminService;
   staticInfo: StaticInfoService;
   eventLog: EventLogService;
+  characters: CharactersService;
 }
 
 export function createApiServices(core: Core): ApiServices {
@@ -35,8 +38,9 @@ export function createApiServices(core: Core): ApiServices {
     signatures: new SignatureService(core.outbox),
     structures: new StructureService(),
     acls: new AclService(core.secrets.box, core.outbox),
-    admin: new AdminService(() => tokens.invalidate()),
+    admin: new AdminService(dbOf(core.db.orm), () => tokens.invalidate()),
     staticInfo: new StaticInfoService(core.db.orm),
     eventLog: new EventLogService(),
+    characters: new CharactersService(dbOf(core.db.orm), core.config.characterApiDisabled),
   };
 }

@@ -1,16 +1,16 @@
-import { Controller, Get, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { AppDeps } from '../api/deps.js';
+import { Controller, Get, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import { principalIn } from '../api/deps.js';
 import type { ErrorResponse } from '../api/error.dto.js';
 import { DEPENDENCY_UNAVAILABLE_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
 import type { CharacterDto, DataResponse } from '../maps/map.dto.js';
-import { ForbiddenError } from '../errors.js';
-import { CHARACTER_COLUMNS, toCharacterDto } from '../maps/map-data.service.js';
+import type { CharactersService } from './characters.service.js';
 
 /** Characters known to the service (spec 4.3). */
 @Route('api/characters')
 @Tags('Characters')
 export class CharactersController extends Controller {
-  constructor(private readonly deps: AppDeps) {
+  constructor(private readonly characters: CharactersService) {
     super();
   }
 
@@ -28,14 +28,7 @@ export class CharactersController extends Controller {
   })
   @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
   @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
-  public async listCharacters(): Promise<DataResponse<CharacterDto[]>> {
-    if (this.deps.config.characterApiDisabled) {
-      throw new ForbiddenError('character_api_disabled', 'The character API is disabled on this server');
-    }
-    const rows = await this.deps
-      .em()
-      .getConnection()
-      .execute<Record<string, unknown>[]>(`select ${CHARACTER_COLUMNS} from characters ch order by ch.name, ch.eve_id`);
-    return { data: rows.map((r) => toCharacterDto(r)) };
+  public async listCharacters(@Request() req: ExRequest): Promise<DataResponse<CharacterDto[]>> {
+    return { data: await this.characters.list(principalIn(req)) };
   }
 }

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors.js';
 import { tsMicro, tsSeconds } from '../db/sql.js';
+import { CHARACTER_COLUMNS, toCharacterDto } from '../characters/character.repository.js';
 import type {
   CharacterActivityDto,
-  CharacterDto,
   ConnectionDto,
   KillDto,
   StructureTimerDto,
@@ -23,7 +23,6 @@ export const CONNECTION_COLUMNS = `c.id, c.type::int as type, c.mass_status::int
   c.time_status::int as time_status, c.map_id, ${tsMicro('c.inserted_at')} as inserted_at, ${tsMicro('c.updated_at')} as updated_at,
   c.solar_system_source, c.solar_system_target, c.wormhole_type`;
 
-export const CHARACTER_COLUMNS = `ch.eve_id, ch.name, ch.corporation_id, ch.corporation_ticker, ch.alliance_id, ch.alliance_ticker`;
 
 const KILL_COLUMNS = `k.killmail_id::float8 as killmail_id, ${tsSeconds('k.kill_time')} as kill_time, k.solar_system_id, k.attacker_count,
   k.npc, k.total_value, k.final_blow_alliance_id::float8 as final_blow_alliance_id, k.final_blow_char_id::float8 as final_blow_char_id,
@@ -40,16 +39,6 @@ export const STRUCTURE_COLUMNS = `st.id, st.system_id, st.solar_system_id, st.so
 export const SIGNATURE_COLUMNS = `sg.id, sg.solar_system_id, sg.eve_id as signature_id, sg.name, sg.kind, sg.group_name as "group", sg.type,
   sg.description, sg.character_eve_id, sg.linked_system_id, ${tsMicro('sg.inserted_at')} as inserted_at, ${tsMicro('sg.updated_at')} as updated_at`;
 
-export function toCharacterDto(row: Record<string, unknown>, prefix = ''): CharacterDto {
-  return {
-    eve_id: row[`${prefix}eve_id`] as string,
-    name: row[`${prefix}name`] as string,
-    corporation_id: row[`${prefix}corporation_id`] as string,
-    corporation_ticker: row[`${prefix}corporation_ticker`] as string,
-    alliance_id: (row[`${prefix}alliance_id`] as string | null) ?? null,
-    alliance_ticker: (row[`${prefix}alliance_ticker`] as string | null) ?? null,
-  };
-}
 
 /** Read side of map data (spec 4.1). Queries are hand-written SQL shaped like the DTOs. */
 export class MapDataService {

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../errors.js';
 import type { Outbox, OutboxEvent } from '../events/outbox.js';
 import { tsSeconds, UUID_RE } from '../db/sql.js';
-import { CHARACTER_COLUMNS, CONNECTION_COLUMNS, SYSTEM_COLUMNS, toCharacterDto } from './map-data.service.js';
+import { CONNECTION_COLUMNS, SYSTEM_COLUMNS } from './map-data.service.js';
+import { CHARACTER_COLUMNS, toCharacterDto } from '../characters/character.repository.js';
 import { insertKills, type NewKill } from './map-content.service.js';
 import type { ConnectionDto, SystemDto, TrackedCharacterDto } from './map.dto.js';
 import type {

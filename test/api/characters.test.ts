@@ -50,7 +50,7 @@ describe('GET /api/characters', () => {
   beforeAll(async () => {
     t = await startTestServer();
     const p = t.platform;
-    const user = await p.admin.createUser(p.orm.em.fork(), 'Someone');
+    const user = await p.admin.createUser('Someone');
     chars.push(await makeCharacter(p, { name: 'Owner A' }));
     chars.push(await makeCharacter(p, { name: 'Owner B', corporation_id: '98000002', corporation_ticker: 'BCO', alliance_id: '99000002', alliance_ticker: 'BAL' }));
     chars.push(await makeCharacter(p, { name: 'No Alliance', alliance_id: null, alliance_ticker: null }));
@@ -115,9 +115,9 @@ describe('GET /api/characters', () => {
   });
 
   it('answers 401 for a malformed header, an unknown token, the admin token and a revoked map key', async () => {
-    const issued = await t.platform.admin.issueKey(t.platform.orm.em.fork(), mapId, { character_eve_id: chars[2]!.eve_id });
+    const issued = await t.platform.admin.issueKey(mapId, { character_eve_id: chars[2]!.eve_id });
     expect((await get(bearer(issued.api_key))).status).toBe(200);
-    await t.platform.admin.revokeKey(t.platform.orm.em.fork(), mapId, issued.id);
+    await t.platform.admin.revokeKey(mapId, issued.id);
     const cases: Record<string, string>[] = [
       { authorization: `Token ${key}` },
       { authorization: 'Bearer ' },

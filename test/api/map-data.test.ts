@@ -254,22 +254,22 @@ describe('map data endpoints (spec 4.1)', () => {
     conn.other = await makeConnection(p, mapIdB, 30000142, 31000005);
 
     // Users and characters.
-    const alice = await p.admin.createUser(em(), 'Alice');
-    const bob = await p.admin.createUser(em(), 'Bob');
+    const alice = await p.admin.createUser('Alice');
+    const bob = await p.admin.createUser('Bob');
     ch.main = await makeCharacter(p, { name: 'Alice Main', user_id: alice.id });
     ch.alt = await makeCharacter(p, { name: 'Alice Alt', user_id: alice.id, alliance_id: null, alliance_ticker: null, corporation_id: '98000009', corporation_ticker: 'ALT' });
     ch.bob = await makeCharacter(p, { name: 'Bob One', user_id: bob.id });
     ch.loner = await makeCharacter(p, { name: 'Loner' });
     ch.other = await makeCharacter(p, { name: 'Other Map Pilot' });
-    await p.admin.setMainCharacter(em(), alice.id, ch.main.eve_id);
+    await p.admin.setMainCharacter(alice.id, ch.main.eve_id);
     // Carol's main has no activity on the map; only her alt has.
-    const carol = await p.admin.createUser(em(), 'Carol');
+    const carol = await p.admin.createUser('Carol');
     ch.carolMain = await makeCharacter(p, { name: 'Carol Main', user_id: carol.id });
     ch.carolAlt = await makeCharacter(p, { name: 'Carol Alt', user_id: carol.id });
-    await p.admin.setMainCharacter(em(), carol.id, ch.carolMain.eve_id);
-    for (const c of [ch.main, ch.alt, ch.bob]) await p.admin.setTracking(em(), mapId, c.eve_id, true);
-    await p.admin.setTracking(em(), mapId, ch.loner.eve_id, false);
-    await p.admin.setTracking(em(), mapIdB, ch.other.eve_id, true);
+    await p.admin.setMainCharacter(carol.id, ch.carolMain.eve_id);
+    for (const c of [ch.main, ch.alt, ch.bob]) await p.admin.setTracking(mapId, c.eve_id, true);
+    await p.admin.setTracking(mapId, ch.loner.eve_id, false);
+    await p.admin.setTracking(mapIdB, ch.other.eve_id, true);
 
     // Kills: Jita 1 h, 5 h and 30 h ago; one in the hidden Thera, one in a system not on the map, one on map B.
     const base = Math.floor(Date.now() / 1000) * 1000;
@@ -820,9 +820,9 @@ describe('map data endpoints (spec 4.1)', () => {
 
   describe('revoked map keys', () => {
     it('answers 401 to a key once it is revoked, while the map\'s other key keeps working', async () => {
-      const issued = await t.platform.admin.issueKey(t.platform.orm.em.fork(), mapId, { character_eve_id: ch.bob.eve_id, name: 'bob key' });
+      const issued = await t.platform.admin.issueKey(mapId, { character_eve_id: ch.bob.eve_id, name: 'bob key' });
       expect((await get(`/api/map/systems?map_id=${mapId}`, issued.api_key)).status).toBe(200);
-      await t.platform.admin.revokeKey(t.platform.orm.em.fork(), mapId, issued.id);
+      await t.platform.admin.revokeKey(mapId, issued.id);
       for (const path of ['/api/map/systems', '/api/map/system?id=30000142&', '/api/map/acls']) {
         const sep = path.includes('?') ? '' : '?';
         const r = await get(`${path}${sep}map_id=${mapId}`, issued.api_key);

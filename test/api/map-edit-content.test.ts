@@ -96,7 +96,7 @@ describe('PUT /api/maps/{map_id}/systems/{solar_system_id}/signatures', () => {
       ],
     });
     const other = await makeCharacter(t.platform);
-    const issued = await t.platform.admin.issueKey(t.platform.orm.em.fork(), c.mapId, { character_eve_id: other.eve_id });
+    const issued = await t.platform.admin.issueKey(c.mapId, { character_eve_id: other.eve_id });
     const { result, events } = await c.withEvents(() =>
       c.send<{ data: { signatures: Json[] } & Json }>(
         'PUT',
@@ -271,7 +271,7 @@ describe('structures: POST /structures, PUT and DELETE /structures/{id}', () => 
     const c = await fresh();
     const created = (await c.send<{ data: Json }>('POST', '/structures', { ...astrahus, notes: 'n', end_time: '2030-01-01T00:00:00Z', status: 'Anchoring' })).body.data;
     const other = await makeCharacter(t.platform);
-    const issued = await t.platform.admin.issueKey(t.platform.orm.em.fork(), c.mapId, { character_eve_id: other.eve_id });
+    const issued = await t.platform.admin.issueKey(c.mapId, { character_eve_id: other.eve_id });
     const since = await c.mark();
     const res = await c.send<{ data: Json }>('PUT', `/structures/${created.id}`, { solar_system_id: THERA, notes: null, status: 'Reinforced', end_time: null }, { token: issued.api_key });
     expect(res.status, res.text).toBe(200);

@@ -42,7 +42,7 @@ beforeAll(async () => {
   });
   const hiddenStructure = await t.platform.mapContent.addStructure(em, a.mapId, { solarSystemId: THERA, structureTypeId: '35832', structureType: 'Astrahus', name: 'Powered', status: 'Powered' });
   pilot = await makeCharacter(t.platform);
-  await t.platform.admin.setTracking(t.platform.orm.em.fork(), a.mapId, pilot.eve_id, true);
+  await t.platform.admin.setTracking(a.mapId, pilot.eve_id, true);
   await a.send('PUT', `/systems/${THERA}/signatures`, { signatures: [{ signature_id: 'SIG-001' }] });
   ids = { connection, structure, hiddenStructure, systemJita: jita };
 });

@@ -115,7 +115,7 @@ describe('PostgreSQL unreachable', () => {
     ownerEveId = m.ownerEveId;
     await makeSystem(t.platform, mapId, 30000142);
     // A key the server has never seen (not in its token cache): its lookup needs the database.
-    freshKey = (await t.platform.admin.issueKey(t.platform.orm.em.fork(), mapId, { character_eve_id: m.ownerEveId })).api_key;
+    freshKey = (await t.platform.admin.issueKey(mapId, { character_eve_id: m.ownerEveId })).api_key;
   });
   afterEach(async () => {
     // Whatever a test did, the next one starts with the database reachable.

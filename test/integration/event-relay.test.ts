@@ -15,6 +15,7 @@ import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
 import { createLogger } from '../../src/log.js';
 import { MapContentService } from '../../src/maps/map-content.service.js';
 import { AdminService } from '../../src/admin/admin.service.js';
+import { dbOf } from '../../src/db/db.js';
 import type { Redis } from '../../src/core/redis.js';
 
 const log = createLogger('silent');
@@ -55,11 +56,10 @@ async function redisClient(url = TEST_REDIS_URL): Promise<Redis> {
 }
 
 async function makeMapId(): Promise<string> {
-  const em = db.orm.em.fork();
-  const admin = new AdminService();
+  const admin = new AdminService(dbOf(db.orm));
   const n = Math.floor(Math.random() * 1e9);
-  await admin.upsertCharacter(em, { eve_id: String(2_000_000_000 + n), name: `Owner ${n}`, corporation_id: '1', corporation_ticker: 'C' });
-  const created = await admin.createMap(em, { slug: `relay-${n}`, name: 'Relay', owner_eve_id: String(2_000_000_000 + n) });
+  await admin.upsertCharacter({ eve_id: String(2_000_000_000 + n), name: `Owner ${n}`, corporation_id: '1', corporation_ticker: 'C' });
+  const created = await admin.createMap({ slug: `relay-${n}`, name: 'Relay', owner_eve_id: String(2_000_000_000 + n) });
   return created.map.id;
 }
 

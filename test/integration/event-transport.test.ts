@@ -14,6 +14,7 @@ import { RedisEventTail } from '../../src/events/transport/redis.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
 import type { TailListener } from '../../src/events/transport/types.js';
 import { AdminService } from '../../src/admin/admin.service.js';
+import { dbOf } from '../../src/db/db.js';
 import { createLogger } from '../../src/log.js';
 
 const log = createLogger('silent');
@@ -199,11 +200,10 @@ describe('event tail (Redis Streams only)', () => {
 });
 
 async function makeMapId(): Promise<string> {
-  const em = db.orm.em.fork();
-  const admin = new AdminService();
+  const admin = new AdminService(dbOf(db.orm));
   const n = Math.floor(Math.random() * 1e9);
-  await admin.upsertCharacter(em, { eve_id: String(2_000_000_000 + n), name: `Owner ${n}`, corporation_id: '1', corporation_ticker: 'C' });
-  return (await admin.createMap(em, { slug: `transport-${n}`, name: 'Transport', owner_eve_id: String(2_000_000_000 + n) })).map.id;
+  await admin.upsertCharacter({ eve_id: String(2_000_000_000 + n), name: `Owner ${n}`, corporation_id: '1', corporation_ticker: 'C' });
+  return (await admin.createMap({ slug: `transport-${n}`, name: 'Transport', owner_eve_id: String(2_000_000_000 + n) })).map.id;
 }
 
 function probe(mapId: string, n: number): OutboxEvent {

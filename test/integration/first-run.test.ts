@@ -3,7 +3,7 @@
  * and what to do (never a stack trace), a fresh data folder starts the first time, and the demo
  * starts offline on the sample static data.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -18,7 +18,18 @@ function tempDir(): string {
   dirs.push(dir);
   return dir;
 }
-const pgPort = () => String(57000 + Math.floor(Math.random() * 3000));
+/** A port nobody listens on right now (random ports collide with the other tests' servers). */
+let pgPort: () => string;
+beforeAll(async () => {
+  const ports: number[] = [];
+  for (let i = 0; i < 16; i++) {
+    const srv = net.createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    ports.push((srv.address() as net.AddressInfo).port);
+    await new Promise((r) => srv.close(r));
+  }
+  pgPort = () => String(ports.shift());
+});
 const base = { PORT: '0', HOST: '127.0.0.1', OPS_PORT: '0', OPS_HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
 
 afterAll(async () => {

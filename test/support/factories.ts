@@ -27,7 +27,7 @@ export interface CharacterInput {
 
 export async function makeCharacter(p: Platform, overrides: CharacterInput = {}) {
   const n = next();
-  return p.admin.upsertCharacter(p.orm.em.fork(), {
+  return p.admin.upsertCharacter({
     eve_id: overrides.eve_id ?? String(2_100_000_000 + n),
     name: overrides.name ?? `Pilot ${n}`,
     corporation_id: overrides.corporation_id ?? '98000001',
@@ -42,7 +42,7 @@ export async function makeCharacter(p: Platform, overrides: CharacterInput = {})
 export async function makeMap(p: Platform, overrides: { slug?: string; name?: string; ownerEveId?: string } = {}) {
   const owner = overrides.ownerEveId ? { eve_id: overrides.ownerEveId } : await makeCharacter(p);
   const n = next();
-  const created = await p.admin.createMap(p.orm.em.fork(), {
+  const created = await p.admin.createMap({
     slug: overrides.slug ?? `map-${n}`,
     name: overrides.name ?? `Map ${n}`,
     owner_eve_id: owner.eve_id,
