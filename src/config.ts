@@ -4,6 +4,8 @@
  * lists the same table and a test keeps the two in step.
  */
 
+import { BEARER_TOKEN_CHARACTERS, BEARER_TOKEN_RE } from './crypto.js';
+
 export interface Setting {
   name: string;
   meaning: string;
@@ -186,6 +188,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const adminToken = optional('SERVICE_ADMIN_TOKEN');
   if (adminToken && adminToken.length < 16) problems.push('SERVICE_ADMIN_TOKEN must be at least 16 characters');
+  // Accepted here, a token the bearer parsing can never match would leave the admin API locked for good.
+  else if (adminToken && !BEARER_TOKEN_RE.test(adminToken)) {
+    problems.push(`SERVICE_ADMIN_TOKEN may contain only ${BEARER_TOKEN_CHARACTERS} (at most 256 characters): openssl rand -hex 32`);
+  }
   const logLevel = raw('LOG_LEVEL');
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 

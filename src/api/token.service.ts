@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { hashToken, safeEqual } from '../crypto.js';
+import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../crypto.js';
 import { UnauthorizedError } from '../errors.js';
 import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from './principal.js';
 
 /** Tokens are printable and bounded; anything else is rejected before any lookup. */
-const TOKEN_RE = /^[A-Za-z0-9_\-.~+/=]{16,256}$/;
+const TOKEN_RE = BEARER_TOKEN_RE;
 
 /** How long a resolved key is trusted without a database look; revocation takes effect within it. */
 const CACHE_TTL_MS = 3_000;

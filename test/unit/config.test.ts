@@ -232,6 +232,17 @@ describe('loadConfig', () => {
     expect(problemsOf({ LOG_LEVEL: 'verbose' })).toEqual(['LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent']);
   });
 
+  it('refuses a SERVICE_ADMIN_TOKEN with characters a bearer token cannot carry, naming the allowed ones', () => {
+    const message =
+      'SERVICE_ADMIN_TOKEN may contain only letters, digits and - . _ ~ + / = (at most 256 characters): openssl rand -hex 32';
+    for (const token of ['admin:token:0123456789', 'admin!token!0123456789', 'admin token 0123456789', 'admin,token;0123456789', 'tökenwithumlaut0123', 'a'.repeat(257)]) {
+      expect(problemsOf({ SERVICE_ADMIN_TOKEN: token }), token).toEqual([message]);
+    }
+    for (const token of ['adm_' + 'A-z0_'.repeat(8), 'a'.repeat(16), 'a'.repeat(256), 'base64+/token=value==', 'dotted.tilde~token-1']) {
+      expect(loadConfig({ SERVICE_ADMIN_TOKEN: token }).adminToken, token).toBe(token);
+    }
+  });
+
   it('throws one ConfigError listing every problem', () => {
     const env = {
       PORT: 'http',
