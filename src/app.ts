@@ -7,7 +7,7 @@ import { RegisterRoutes } from './api/generated/routes.js';
 import { openapiSpec } from './api/openapi.js';
 import type { AppDeps } from './api/deps.js';
 import { AppError, BadRequestError, errorBody, toAppError, ValidationError, type ErrorDetail } from './errors.js';
-import { redactUrl } from './log.js';
+import { acceptedRequestId, redactUrl } from './log.js';
 import { featureGates } from './api/feature-gates.js';
 import { validationDetails } from './api/validation-details.js';
 
@@ -72,8 +72,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   // Request id, access log and metrics.
   app.use((req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    const id = acceptedRequestId(req.headers['x-request-id'], deps.config.adminToken) ?? randomUUID();
     res.setHeader('x-request-id', id);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
