@@ -84,6 +84,12 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'SERVICE_MAX_BODY_BYTES', meaning: 'Largest accepted request body; larger bodies get 413', default: '1048576', unit: 'bytes' },
   {
+    name: 'SERVICE_REQUEST_TIMEOUT_MS',
+    meaning: 'Time a client has to send a whole request (headers and body); a slower one gets 408 and its connection is closed',
+    default: '30000',
+    unit: 'milliseconds',
+  },
+  {
     name: 'SERVICE_SHUTDOWN_TIMEOUT_MS',
     meaning: 'How long SIGTERM waits for in-flight requests before closing connections',
     default: '10000',
@@ -127,6 +133,7 @@ export interface Config {
   rateLimitPerMinute: number;
   trustedProxies: string[];
   maxBodyBytes: number;
+  requestTimeoutMs: number;
   shutdownTimeoutMs: number;
   logLevel: string;
   eventsRelayEnabled: boolean;
@@ -217,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((s) => s.trim())
       .filter(Boolean),
     maxBodyBytes: int('SERVICE_MAX_BODY_BYTES', 1024, 100 * 1024 * 1024),
+    requestTimeoutMs: int('SERVICE_REQUEST_TIMEOUT_MS', 100, 600_000),
     shutdownTimeoutMs: int('SERVICE_SHUTDOWN_TIMEOUT_MS', 0, 600_000),
     logLevel,
     eventsRelayEnabled: bool('EVENTS_RELAY_ENABLED'),

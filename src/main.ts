@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Config } from './config.js';
 import { compose, type Platform } from './compose.js';
 import { createApp } from './app.js';
+import { serverTimeouts } from './server-timeouts.js';
 
 export interface Server {
   platform: Platform;
@@ -16,7 +17,7 @@ export async function startServer(config: Config, opts: { platform?: Platform } 
   const platform = opts.platform ?? (await compose(config, { migrate: true }));
   const app = createApp(platform.deps);
   platform.relay?.start();
-  const server = http.createServer(app);
+  const server = http.createServer(serverTimeouts(config), app);
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {

@@ -118,6 +118,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 100,
       trustedProxies: [],
       maxBodyBytes: 1_048_576,
+      requestTimeoutMs: 30_000,
       shutdownTimeoutMs: 10_000,
       logLevel: 'info',
     });
@@ -204,6 +205,7 @@ describe('loadConfig', () => {
     ['SERVICE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000, 'rateLimitPerMinute'],
     ['SERVICE_MAX_BODY_BYTES', 1024, 100 * 1024 * 1024, 'maxBodyBytes'],
     ['SERVICE_SHUTDOWN_TIMEOUT_MS', 0, 600_000, 'shutdownTimeoutMs'],
+    ['SERVICE_REQUEST_TIMEOUT_MS', 100, 600_000, 'requestTimeoutMs'],
   ] as const)('bounds %s to %i..%i', (name, min, max, field) => {
     expect(loadConfig({ [name]: String(min) })[field]).toBe(min);
     expect(loadConfig({ [name]: String(max) })[field]).toBe(max);
