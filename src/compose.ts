@@ -110,7 +110,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
 
     const box = new SecretBox(secrets.encryptionKey);
     const emFactory = () => orm.em.fork();
-    const tokens = new TokenService(emFactory, secrets.adminToken);
+    const tokens = new TokenService(emFactory, secrets.adminToken, metrics.tokenLookups);
     const mapData = new MapDataService();
     const mapContent = new MapContentService();
     const acls = new AclService(box);
@@ -139,7 +139,13 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
       const notifier = notifierOf(orm);
       if (notifier) notifier.local = () => relay.poke();
     }
-    const rateLimiter = createRateLimiter({ limitPerMinute: config.rateLimitPerMinute, redis, prefix: config.redisKeyPrefix });
+    const rateLimiter = createRateLimiter({
+      limitPerMinute: config.rateLimitPerMinute,
+      redis,
+      prefix: config.redisKeyPrefix,
+      tokens,
+      log: log.child({ component: 'ratelimit' }),
+    });
 
     const pool = async () => {
       try {
