@@ -9,6 +9,7 @@ import type { AppDeps } from './api/deps.js';
 import { AppError, BadRequestError, errorBody, toAppError, ValidationError, type ErrorDetail } from './errors.js';
 import { acceptedRequestId, redactUrl } from './log.js';
 import { featureGates } from './api/feature-gates.js';
+import { keyBeforeBody } from './api/key-before-body.js';
 import { validationDetails } from './api/validation-details.js';
 
 function hasBody(req: Request): boolean {
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   app.use('/api', deps.rateLimiter.middleware);
   app.use(featureGates(deps.config));
+  app.use(keyBeforeBody(deps.tokens));
 
   // Writes must be JSON; GET/DELETE without a body may carry any content type (clients send one).
   app.use((req, _res, next) => {
