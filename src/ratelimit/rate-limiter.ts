@@ -6,6 +6,7 @@ import { hashToken } from '../crypto.js';
 import { AppError, errorBody } from '../errors.js';
 import type { Logger } from '../log.js';
 import { TokenService } from '../api/token.service.js';
+import { FallbackStore } from './fallback-store.js';
 
 export interface RateLimiter {
   middleware: RequestHandler;
@@ -51,7 +52,8 @@ function bucketChooser(tokens: TokenService, store: Store, limit: number): (req:
 
 /**
  * Fixed one-minute window per bucket (decisions §8), with `RateLimit-*` headers on every response and
- * `Retry-After` on 429. With Redis the counters are shared by every process; without, in-process.
+ * `Retry-After` on 429. With Redis the counters are shared by every process, and kept in-process
+ * while Redis is unreachable (FallbackStore); without Redis, in-process.
  */
 export function createRateLimiter(opts: {
   limitPerMinute: number;
@@ -62,10 +64,14 @@ export function createRateLimiter(opts: {
 }): RateLimiter {
   const redis = opts.redis;
   const store: Store = redis
-    ? new RedisStore({
-        prefix: `${opts.prefix}rl:`,
-        sendCommand: (...args: string[]) => redis.sendCommand(args) as never,
-      })
+    ? new FallbackStore(
+        new RedisStore({
+          prefix: `${opts.prefix}rl:`,
+          sendCommand: (...args: string[]) => redis.sendCommand(args) as never,
+        }),
+        () => redis.isReady,
+        opts.log,
+      )
     : new MemoryStore();
   const middleware = rateLimit({
     windowMs: 60_000,
@@ -73,7 +79,8 @@ export function createRateLimiter(opts: {
     standardHeaders: 'draft-6',
     legacyHeaders: false,
     store,
-    // A Redis outage surfaces as 503 from the error middleware, never as unlimited traffic.
+    // The fallback store already keeps counting in-process when Redis fails; an error that still
+    // reaches here must not turn into unlimited traffic.
     passOnStoreError: false,
     keyGenerator: bucketChooser(opts.tokens, store, opts.limitPerMinute),
     validate: { trustProxy: false, xForwardedForHeader: false, keyGeneratorIpFallback: false },
