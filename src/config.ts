@@ -72,7 +72,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'SERVICE_WEBHOOKS_ENABLED', meaning: 'Enables webhook management and delivery', default: 'false', unit: 'boolean' },
   {
     name: 'SERVICE_RATE_LIMIT_PER_MINUTE',
-    meaning: 'API requests allowed per API key (or per client address without a key) per minute',
+    meaning: 'API requests allowed per valid API key (or per client address without a valid key) per minute',
     default: '100',
     unit: 'requests/minute',
   },
