@@ -7,8 +7,9 @@ import { RegisterRoutes } from './api/generated/routes.js';
 import { openapiSpec } from './api/openapi.js';
 import type { AppDeps } from './api/deps.js';
 import { AppError, BadRequestError, errorBody, toAppError, ValidationError, type ErrorDetail } from './errors.js';
-import { redactUrl } from './log.js';
+import { acceptedRequestId, redactUrl } from './log.js';
 import { featureGates } from './api/feature-gates.js';
+import { keyBeforeBody } from './api/key-before-body.js';
 import { validationDetails } from './api/validation-details.js';
 
 function hasBody(req: Request): boolean {
@@ -72,8 +73,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   // Request id, access log and metrics.
   app.use((req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    const id = acceptedRequestId(req.headers['x-request-id'], deps.config.adminToken) ?? randomUUID();
     res.setHeader('x-request-id', id);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -134,6 +134,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   app.use('/api', deps.rateLimiter.middleware);
   app.use(featureGates(deps.config));
+  app.use(keyBeforeBody(deps.tokens));
 
   // Writes must be JSON; GET/DELETE without a body may carry any content type (clients send one).
   app.use((req, _res, next) => {

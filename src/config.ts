@@ -4,6 +4,8 @@
  * lists the same table and a test keeps the two in step.
  */
 
+import { BEARER_TOKEN_CHARACTERS, BEARER_TOKEN_RE } from './crypto.js';
+
 export interface Setting {
   name: string;
   meaning: string;
@@ -77,7 +79,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'SERVICE_WEBHOOKS_ENABLED', meaning: 'Enables webhook management and delivery', default: 'false', unit: 'boolean' },
   {
     name: 'SERVICE_RATE_LIMIT_PER_MINUTE',
-    meaning: 'API requests allowed per API key (or per client address without a key) per minute',
+    meaning: 'API requests allowed per valid API key (or per client address without a valid key) per minute',
     default: '100',
     unit: 'requests/minute',
   },
@@ -88,6 +90,12 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'list',
   },
   { name: 'SERVICE_MAX_BODY_BYTES', meaning: 'Largest accepted request body; larger bodies get 413', default: '1048576', unit: 'bytes' },
+  {
+    name: 'SERVICE_REQUEST_TIMEOUT_MS',
+    meaning: 'Time a client has to send a whole request (headers and body); a slower one gets 408 and its connection is closed',
+    default: '30000',
+    unit: 'milliseconds',
+  },
   {
     name: 'SERVICE_SHUTDOWN_TIMEOUT_MS',
     meaning: 'How long SIGTERM waits for in-flight requests before closing connections',
@@ -134,6 +142,7 @@ export interface Config {
   rateLimitPerMinute: number;
   trustedProxies: string[];
   maxBodyBytes: number;
+  requestTimeoutMs: number;
   shutdownTimeoutMs: number;
   logLevel: string;
   eventsRelayEnabled: boolean;
@@ -195,6 +204,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const adminToken = optional('SERVICE_ADMIN_TOKEN');
   if (adminToken && adminToken.length < 16) problems.push('SERVICE_ADMIN_TOKEN must be at least 16 characters');
+  // Accepted here, a token the bearer parsing can never match would leave the admin API locked for good.
+  else if (adminToken && !BEARER_TOKEN_RE.test(adminToken)) {
+    problems.push(`SERVICE_ADMIN_TOKEN may contain only ${BEARER_TOKEN_CHARACTERS} (at most 256 characters): openssl rand -hex 32`);
+  }
   const logLevel = raw('LOG_LEVEL');
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -222,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((s) => s.trim())
       .filter(Boolean),
     maxBodyBytes: int('SERVICE_MAX_BODY_BYTES', 1024, 100 * 1024 * 1024),
+    requestTimeoutMs: int('SERVICE_REQUEST_TIMEOUT_MS', 100, 600_000),
     shutdownTimeoutMs: int('SERVICE_SHUTDOWN_TIMEOUT_MS', 0, 600_000),
     logLevel,
     eventsRelayEnabled: bool('EVENTS_RELAY_ENABLED'),

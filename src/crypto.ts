@@ -1,5 +1,12 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/**
+ * What a bearer token may be made of (RFC 6750 `b64token`, bounded): the only tokens the
+ * `Authorization` parsing can ever match, so the configured admin token is held to it too.
+ */
+export const BEARER_TOKEN_RE = /^[A-Za-z0-9_\-.~+/=]{16,256}$/;
+export const BEARER_TOKEN_CHARACTERS = 'letters, digits and - . _ ~ + / =';
+
 /** sha256 hex of a token: map and ACL keys are looked up by this value, never stored in clear. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');

@@ -34,35 +34,76 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   );
 }
 
-const SECRET_PARAMS = new Set(['token', 'api_key', 'key']);
+/** A query parameter whose name contains one of these words carries a secret (`access_token`, `x-api-key`, …). */
+const SECRET_NAME = /token|key|secret|passw(or)?d/;
 
-/** A query parameter name as the query parser reads it: percent-decoded, `+` as space, without `[...]`. */
-function paramName(raw: string): string {
-  let name = raw.replace(/\+/g, ' ');
-  try {
-    name = decodeURIComponent(name);
-  } catch {
-    // malformed escape: compare the raw text
+/** mapintel's own tokens (map keys, ACL keys, the generated admin token), wherever they appear. */
+const OWN_TOKEN = /(?:mik|acl|adm)_[A-Za-z0-9_-]{20,}/i;
+
+/** Percent-decodes until nothing changes (`%2574` is `%74` is `t`); malformed escapes decode byte by byte. */
+function decodeFully(text: string): string {
+  let current = text;
+  for (let i = 0; i < 5; i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      next = current.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+    if (next === current) break;
+    current = next;
   }
-  return name.replace(/\[.*$/s, '').trim().toLowerCase();
+  return current;
 }
 
 /**
- * Removes the `token` query parameter (stream clients may send their key there), and `api_key`/`key`,
- * from a URL for logging, however the name is spelled (`TOKEN`, `%74oken`, `token[]`).
+ * A query parameter name as a reader of it could see it: `+` as space, percent-decoded (repeatedly),
+ * folded (`ｔｏｋｅｎ`, `TOKEN`) and without NULs, whitespace and other control or invisible characters
+ * (`token%00`, `to%09ken`).
+ */
+function paramName(raw: string): string {
+  return decodeFully(raw.replace(/\+/g, ' '))
+    .normalize('NFKC')
+    .replace(/[\s\p{C}]/gu, '')
+    .toLowerCase();
+}
+
+/**
+ * A URL for logging: the value of every query parameter whose name contains token, key, secret or
+ * password (however spelled or encoded), and any path segment or value that holds one of mapintel's
+ * own tokens, become `[redacted]`. A `#` is not treated as the end of the query: Node hands it through
+ * from raw clients, and what follows it is redacted like the rest.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
-  const hash = url.indexOf('#', q);
-  const query = url.slice(q + 1, hash < 0 ? undefined : hash);
-  const redacted = query
+  const path = (q < 0 ? url : url.slice(0, q))
+    .split('/')
+    .map((segment) => (OWN_TOKEN.test(decodeFully(segment)) ? '[redacted]' : segment))
+    .join('/');
+  if (q < 0) return path;
+  const redacted = url
+    .slice(q + 1)
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
-      return SECRET_PARAMS.has(paramName(name)) ? `${name}=[redacted]` : pair;
+      if (SECRET_NAME.test(paramName(name))) return `${name}=[redacted]`;
+      return OWN_TOKEN.test(decodeFully(pair)) ? (eq < 0 ? '[redacted]' : `${name}=[redacted]`) : pair;
     })
     .join('&');
-  return `${url.slice(0, q + 1)}${redacted}${hash < 0 ? '' : url.slice(hash)}`;
+  return `${path}?${redacted}`;
+}
+
+/** mapintel's token formats: an id shaped like one is a credential sent in the wrong header. */
+const CREDENTIAL_ID = /(?:mik|acl|adm)_/i;
+const SAFE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/**
+ * The incoming `x-request-id` when it is safe to echo and log: at most 128 safe characters, not shaped
+ * like one of mapintel's tokens and not the admin token itself. Otherwise undefined (a fresh id is used).
+ */
+export function acceptedRequestId(incoming: unknown, adminToken: string | undefined): string | undefined {
+  if (typeof incoming !== 'string' || !SAFE_ID.test(incoming) || CREDENTIAL_ID.test(incoming)) return undefined;
+  if (adminToken && incoming.includes(adminToken)) return undefined;
+  return incoming;
 }

@@ -8,6 +8,7 @@ export interface Metrics {
   dbPool: Gauge<'state'>;
   eventsPublished: Counter;
   eventPublishLatency: Histogram;
+  tokenLookups: Counter;
 }
 
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
@@ -43,6 +44,11 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       name: 'mapintel_events_publish_latency_seconds',
       help: 'Time from writing an event in PostgreSQL to its publication on the transport',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 5, 30],
+      registers: [registry],
+    }),
+    tokenLookups: new Counter({
+      name: 'mapintel_auth_token_lookups_total',
+      help: 'API key resolutions that needed the database (the caches did not know the token)',
       registers: [registry],
     }),
   };

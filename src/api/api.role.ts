@@ -4,6 +4,7 @@ import type { Core } from '../core/core.js';
 import { runReadiness } from '../core/readiness.js';
 import type { Role, RoleHandle } from '../roles/role.js';
 import { createApp } from '../app.js';
+import { serverTimeouts } from '../server-timeouts.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';
 import { EventRelay } from '../events/relay.js';
 import { createApiServices, type ApiServices } from './services.js';
@@ -34,7 +35,13 @@ export const apiRole: Role<ApiHandle> = {
       metrics: core.metrics,
       em: () => core.db.orm.em.fork(),
       ...services,
-      rateLimiter: createRateLimiter({ limitPerMinute: config.rateLimitPerMinute, redis: core.redis?.commands, prefix: config.redisKeyPrefix }),
+      rateLimiter: createRateLimiter({
+        limitPerMinute: config.rateLimitPerMinute,
+        redis: core.redis?.commands,
+        prefix: config.redisKeyPrefix,
+        tokens: services.tokens,
+        log: log.child({ component: 'ratelimit' }),
+      }),
       checkReady: async () => {
         const checks = await runReadiness(core.readiness);
         return { database: checks.database ?? false, redis: core.redis ? (checks.redis ?? false) : null };
@@ -57,7 +64,7 @@ export const apiRole: Role<ApiHandle> = {
     const unhook = relay ? core.outbox.onCommit(() => relay.poke()) : undefined;
     relay?.start();
 
-    const server = http.createServer(createApp(deps));
+    const server = http.createServer(serverTimeouts(config), createApp(deps));
     server.keepAliveTimeout = 65_000;
     server.on('clientError', answerClientError);
     try {

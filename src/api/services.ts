@@ -29,7 +29,7 @@ export interface ApiServices {
 }
 
 export function createApiServices(core: Core): ApiServices {
-  const tokens = new TokenService(() => core.db.orm.em.fork(), core.secrets.adminToken);
+  const tokens = new TokenService(() => core.db.orm.em.fork(), core.secrets.adminToken, core.metrics.tokenLookups);
   return {
     tokens,
     mapData: new MapDataService(),

@@ -1,38 +1,82 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { hashToken, safeEqual } from '../crypto.js';
+import type { Counter } from 'prom-client';
+import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../crypto.js';
 import { UnauthorizedError } from '../errors.js';
 import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from './principal.js';
 
 /** Tokens are printable and bounded; anything else is rejected before any lookup. */
-const TOKEN_RE = /^[A-Za-z0-9_\-.~+/=]{16,256}$/;
+const TOKEN_RE = BEARER_TOKEN_RE;
 
 /** How long a resolved key is trusted without a database look; revocation takes effect within it. */
 const CACHE_TTL_MS = 3_000;
+/**
+ * How long an unknown token stays known as unknown. Longer than for keys: nothing turns a random
+ * token into a key (keys are generated), and a client retrying a wrong key costs no lookup meanwhile.
+ */
+const UNKNOWN_TTL_MS = 30_000;
+/** How long a token that resolved to a key is remembered as one, for the rate limiter (see knownRecently). */
+const KNOWN_TTL_MS = 10 * 60_000;
 const CACHE_MAX = 10_000;
 
-interface CacheEntry {
-  principal: MapKeyPrincipal | AclKeyPrincipal | null;
-  expires: number;
+/** A map with a time to live per entry and a size bound: when full, the oldest entry goes first. */
+class BoundedCache<V> {
+  private readonly entries = new Map<string, { value: V; expires: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max: number,
+  ) {}
+
+  get(key: string, now = Date.now()): V | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.expires > now) return hit.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, value: V, now = Date.now()): void {
+    // Re-inserting moves the key to the end, so insertion order stays expiry order.
+    this.entries.delete(key);
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, expires: now + this.ttlMs });
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
 }
+
+type KeyPrincipal = MapKeyPrincipal | AclKeyPrincipal;
 
 /**
  * Resolves bearer tokens to principals: map keys and ACL keys by their sha256 (stored hashed / with a
- * lookup hash), the admin token by constant-time comparison.
+ * lookup hash), the admin token by constant-time comparison. Resolutions are cached, unknown tokens
+ * too, each cache bounded, so repeating a token costs no database lookup.
  */
 export class TokenService {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly keys = new BoundedCache<KeyPrincipal>(CACHE_TTL_MS, CACHE_MAX);
+  private readonly unknown = new BoundedCache<true>(UNKNOWN_TTL_MS, CACHE_MAX);
+  private readonly known = new BoundedCache<true>(KNOWN_TTL_MS, CACHE_MAX);
 
   constructor(
     private readonly em: () => EntityManager,
     private readonly adminToken: string | undefined,
+    /** Counts the resolutions that needed the database. */
+    private readonly lookups?: Counter,
   ) {}
+
+  /** The token of an `Authorization: Bearer` header value, or undefined when absent or malformed. */
+  static bearerOf(header: string | undefined): string | undefined {
+    const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null;
+    return match?.[1] && TOKEN_RE.test(match[1]) ? match[1] : undefined;
+  }
 
   /** Extracts the bearer token from an Authorization header value; throws 401 when malformed. */
   static parseBearer(header: string | undefined): string {
-    if (!header) throw new UnauthorizedError();
-    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-    if (!match?.[1] || !TOKEN_RE.test(match[1])) throw new UnauthorizedError();
-    return match[1];
+    const token = TokenService.bearerOf(header);
+    if (!token) throw new UnauthorizedError();
+    return token;
   }
 
   static isWellFormed(token: string): boolean {
@@ -40,7 +84,7 @@ export class TokenService {
   }
 
   authenticateAdmin(token: string): Principal {
-    if (!this.adminToken || !safeEqual(token, this.adminToken)) throw new UnauthorizedError();
+    if (!this.isAdmin(token)) throw new UnauthorizedError();
     return { kind: 'admin' };
   }
 
@@ -63,23 +107,52 @@ export class TokenService {
     return p;
   }
 
-  /** Drops cached resolutions (after a key is revoked or an ACL deleted). */
-  invalidate(): void {
-    this.cache.clear();
+  /** Whoever the token belongs to (admin, map key or ACL key), or null for an unknown or malformed token. */
+  async resolveAny(token: string): Promise<Principal | null> {
+    if (this.isAdmin(token)) return { kind: 'admin' };
+    return this.resolve(token);
   }
 
-  private async resolve(token: string): Promise<MapKeyPrincipal | AclKeyPrincipal | null> {
+  /**
+   * What the caches say, without a database lookup: the principal, null for a token known to be
+   * unknown (or malformed), undefined when only a lookup can tell.
+   */
+  cached(token: string): Principal | null | undefined {
+    if (this.isAdmin(token)) return { kind: 'admin' };
+    if (!TOKEN_RE.test(token)) return null;
+    const hash = hashToken(token);
+    return this.keys.get(hash) ?? (this.unknown.get(hash) ? null : undefined);
+  }
+
+  /** Whether the token resolved to a key in the last minutes (it may have been revoked since). */
+  knownRecently(token: string): boolean {
+    return TOKEN_RE.test(token) && this.known.get(hashToken(token)) === true;
+  }
+
+  /** Drops cached resolutions (after a key is revoked or an ACL deleted). */
+  invalidate(): void {
+    this.keys.clear();
+    this.unknown.clear();
+  }
+
+  private isAdmin(token: string): boolean {
+    return this.adminToken !== undefined && safeEqual(token, this.adminToken);
+  }
+
+  private async resolve(token: string): Promise<KeyPrincipal | null> {
     if (!TOKEN_RE.test(token)) return null;
     const hash = hashToken(token);
     const now = Date.now();
-    const hit = this.cache.get(hash);
-    if (hit && hit.expires > now) return hit.principal;
+    const hit = this.keys.get(hash, now);
+    if (hit) return hit;
+    if (this.unknown.get(hash, now)) return null;
+    this.lookups?.inc();
     const conn = this.em().getConnection();
     const mapKeys = await conn.execute<{ id: string; map_id: string; character_id: string; key_hash: string }[]>(
       'select id, map_id, character_id, key_hash from map_api_keys where key_hash = ? and revoked_at is null',
       [hash],
     );
-    let principal: MapKeyPrincipal | AclKeyPrincipal | null = null;
+    let principal: KeyPrincipal | null = null;
     const mk = mapKeys[0];
     if (mk && safeEqual(mk.key_hash, hash)) {
       principal = { kind: 'map_key', keyId: mk.id, mapId: mk.map_id, characterId: mk.character_id };
@@ -91,8 +164,12 @@ export class TokenService {
       const acl = acls[0];
       if (acl && safeEqual(acl.api_key_hash, hash)) principal = { kind: 'acl_key', aclId: acl.id };
     }
-    if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(hash, { principal, expires: now + CACHE_TTL_MS });
+    if (principal) {
+      this.keys.set(hash, principal, now);
+      this.known.set(hash, true, now);
+    } else {
+      this.unknown.set(hash, true, now);
+    }
     return principal;
   }
 }

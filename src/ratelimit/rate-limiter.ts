@@ -4,31 +4,74 @@ import { RedisStore } from 'rate-limit-redis';
 import type { RedisClientType } from 'redis';
 import { hashToken } from '../crypto.js';
 import { AppError, errorBody } from '../errors.js';
+import type { Logger } from '../log.js';
+import { TokenService } from '../api/token.service.js';
+import { FallbackStore } from './fallback-store.js';
 
 export interface RateLimiter {
   middleware: RequestHandler;
 }
 
-/** The rate-limit key: the API key's hash when a bearer token (or `?token=`) is sent, else the client address. */
-export function rateLimitKey(req: ExRequest): string {
-  const auth = req.headers.authorization;
-  const match = auth ? /^Bearer[ ]+(\S+)/i.exec(auth) : null;
-  const queryToken = typeof req.query.token === 'string' ? req.query.token : undefined;
-  const token = match?.[1] ?? queryToken;
-  if (token) return `key:${hashToken(token).slice(0, 32)}`;
-  return `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+/** The token a request presents: a bearer token, else `?token=` (the event stream accepts one there). */
+function presentedToken(req: ExRequest): string | undefined {
+  const bearer = TokenService.bearerOf(req.headers.authorization);
+  if (bearer) return bearer;
+  const query = req.query.token;
+  return typeof query === 'string' && TokenService.isWellFormed(query) ? query : undefined;
 }
 
 /**
- * Fixed one-minute window per key (decisions §8), with `RateLimit-*` headers on every response and
- * `Retry-After` on 429. With Redis the counters are shared by every process; without, in-process.
+ * The rate-limit bucket of a request (decisions §8): a valid API key (or the admin token) has its own,
+ * by the key's hash; everything else, unknown keys included, counts against the client address.
+ *
+ * Telling a key from a made-up one takes a database lookup unless the token service's caches know
+ * the token. Those lookups have a budget of their own per address (as many per window as requests),
+ * charged before the lookup and given back when the token is a key: once an address has spent it on
+ * unknown tokens its further unknown tokens are answered 429 without a lookup. A key that resolved in
+ * the last minutes is always looked up, so a flood from a shared address does not lock its users out.
  */
-export function createRateLimiter(opts: { limitPerMinute: number; redis?: RedisClientType<any, any, any, any, any>; prefix: string }): RateLimiter {
-  const store: Store = opts.redis
-    ? new RedisStore({
-        prefix: `${opts.prefix}rl:`,
-        sendCommand: (...args: string[]) => opts.redis!.sendCommand(args) as never,
-      })
+function bucketChooser(tokens: TokenService, store: Store, limit: number): (req: ExRequest) => Promise<string> {
+  return async (req) => {
+    const address = `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+    const token = presentedToken(req);
+    if (!token) return address;
+    const ownBucket = `key:${hashToken(token).slice(0, 32)}`;
+    const cached = tokens.cached(token);
+    if (cached !== undefined) return cached ? ownBucket : address;
+    if (tokens.knownRecently(token)) return (await tokens.resolveAny(token)) ? ownBucket : address;
+    const lookups = `lookup:${address}`;
+    const { totalHits } = await store.increment(lookups);
+    // Over budget: this bucket is the answer (counted once more, it is over the limit: 429).
+    if (totalHits > limit) return lookups;
+    const principal = await tokens.resolveAny(token);
+    if (!principal) return address;
+    await store.decrement(lookups);
+    return ownBucket;
+  };
+}
+
+/**
+ * Fixed one-minute window per bucket (decisions §8), with `RateLimit-*` headers on every response and
+ * `Retry-After` on 429. With Redis the counters are shared by every process, and kept in-process
+ * while Redis is unreachable (FallbackStore); without Redis, in-process.
+ */
+export function createRateLimiter(opts: {
+  limitPerMinute: number;
+  redis?: RedisClientType<any, any, any, any, any>;
+  prefix: string;
+  tokens: TokenService;
+  log?: Logger;
+}): RateLimiter {
+  const redis = opts.redis;
+  const store: Store = redis
+    ? new FallbackStore(
+        new RedisStore({
+          prefix: `${opts.prefix}rl:`,
+          sendCommand: (...args: string[]) => redis.sendCommand(args) as never,
+        }),
+        () => redis.isReady,
+        opts.log,
+      )
     : new MemoryStore();
   const middleware = rateLimit({
     windowMs: 60_000,
@@ -36,9 +79,10 @@ export function createRateLimiter(opts: { limitPerMinute: number; redis?: RedisC
     standardHeaders: 'draft-6',
     legacyHeaders: false,
     store,
-    // A Redis outage surfaces as 503 from the error middleware, never as unlimited traffic.
+    // The fallback store already keeps counting in-process when Redis fails; an error that still
+    // reaches here must not turn into unlimited traffic.
     passOnStoreError: false,
-    keyGenerator: rateLimitKey,
+    keyGenerator: bucketChooser(opts.tokens, store, opts.limitPerMinute),
     validate: { trustProxy: false, xForwardedForHeader: false, keyGeneratorIpFallback: false },
     handler: (_req, res) => {
       const err = new AppError(429, 'rate_limited', 'Too many requests: limit is ' + opts.limitPerMinute + ' per minute');

@@ -1,13 +1,19 @@
 /**
- * PostgreSQL or Redis unreachable (decisions §1): data endpoints answer 503 `dependency_unavailable`
- * with Retry-After, /readyz 503, /healthz still 200, and the process recovers when the dependency is
- * back. The machine's PostgreSQL and Redis keep running: each server reaches them through a TCP proxy
- * this file owns, and closing the proxy (and every connection through it) is the outage.
+ * PostgreSQL unreachable (decisions §1): data endpoints answer 503 `dependency_unavailable` with
+ * Retry-After, /readyz 503, /healthz still 200, and the process recovers when the database is back. The
+ * machine's PostgreSQL keeps running: the server reaches it through a TCP proxy this file owns, and
+ * closing the proxy (and every connection through it) is the outage.
+ * Redis unreachable: requests keep being answered, rate-limited in-process (docs/api.md), /readyz 503,
+ * and the shared counters are used again when Redis is back; the outage is a Redis server of the
+ * test's own, stopped and started.
  */
+import { createHash } from 'node:crypto';
 import net from 'node:net';
+import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/app.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/db.js';
+import { TEST_DATABASE_URL } from '../support/db.js';
+import { OwnRedis } from '../support/redis-server.js';
 import { importFixture, makeMap, makeSystem } from '../support/factories.js';
 
 const JSON_CT = { 'content-type': 'application/json' };
@@ -199,48 +205,82 @@ describe('PostgreSQL unreachable', () => {
 });
 
 describe('Redis unreachable', () => {
-  const proxy = new TcpProxy(target(TEST_REDIS_URL, 6379));
+  // A Redis of the test's own, stopped and started again: the machine's one keeps serving the others.
+  let redis: OwnRedis;
   let t: TestServer;
   let mapId: string;
   let key: string;
+  let secondKey: string;
+  const systems = () => `/api/map/systems?map_id=${mapId}`;
 
   beforeAll(async () => {
-    await proxy.open();
-    t = await startTestServer({ redis: true, env: { REDIS_URL: viaProxy(TEST_REDIS_URL, proxy.port) } });
-    expect(t.config.redisUrl).toContain(`:${proxy.port}`);
+    redis = await OwnRedis.create();
+    t = await startTestServer({ redis: true, env: { REDIS_URL: redis.url, SERVICE_RATE_LIMIT_PER_MINUTE: '5' } });
+    expect(t.config.redisUrl).toBe(redis.url);
     await importFixture(t.platform);
     const m = await makeMap(t.platform);
     mapId = m.map.id;
     key = m.key;
+    secondKey = (await t.platform.admin.issueKey(mapId, { character_eve_id: m.ownerEveId })).api_key;
   });
   afterAll(async () => {
     await t?.close();
-    await proxy.close();
+    await redis?.destroy();
   });
 
-  it('answers 503 on /api while Redis is down (the rate limiter cannot count), /readyz 503, /healthz 200, then recovers', async () => {
-    const before = await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key });
+  it('keeps answering while Redis is down, limited in-process with the same limit; /readyz 503 with redis false; counts in Redis again when it is back', async () => {
+    const before = await t.fetch(systems(), { token: key });
     expect(before.status).toBe(200);
-    expect(before.headers.get('ratelimit-limit')).toBe('100');
+    expect(before.headers.get('ratelimit-limit')).toBe('5');
     expect(await (await t.fetch('/readyz')).json()).toEqual({ ready: true, checks: { database: true, redis: true } });
 
-    await proxy.close();
+    await redis.stop();
 
-    await expectUnavailable(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key }));
-    await expectUnavailable(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key }));
-    // Unauthenticated and unknown /api paths go through the limiter too: never unlimited traffic.
-    await expectUnavailable(await t.fetch('/api/common/system-static-info?id=30000142'));
-    await expectUnavailable(await t.fetch('/api/map/systems'));
+    // Every request is answered as usual and counted in this process, with the same limit of 5.
+    const during: { status: number; remaining: string | null }[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await t.fetch(systems(), { token: key });
+      during.push({ status: res.status, remaining: res.headers.get('ratelimit-remaining') });
+      await res.body?.cancel();
+    }
+    expect(during).toEqual(['4', '3', '2', '1', '0'].map((remaining) => ({ status: 200, remaining })));
+    const over = await t.fetch(systems(), { token: key });
+    expect(over.status).toBe(429);
+    expect(((await over.json()) as { code: string }).code).toBe('rate_limited');
+    expect(over.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    const open = await t.fetch('/api/common/system-static-info?id=30000142');
+    expect(open.status).toBe(200);
+    expect(open.headers.get('ratelimit-remaining')).toBe('4');
+    expect((await t.fetch('/api/map/systems')).status).toBe(401);
 
     const ready = await t.fetch('/readyz');
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ ready: false, checks: { database: true, redis: false } });
     expect((await t.fetch('/healthz')).status).toBe(200);
+    expect(t.logs.filter((l) => l.msg === 'rate limits: Redis unreachable, counting in this process until it is back')).toHaveLength(1);
 
-    await proxy.open();
+    await redis.start();
     await eventually(() => t.fetch('/readyz'), 200);
-    const back = await eventually(() => t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key }), 200);
-    expect(back.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
+    // Back on the shared counters (within a second of Redis answering): the second key's requests are
+    // counted in Redis.
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const bucket = `${t.config.redisKeyPrefix}rl:key:${createHash('sha256').update(secondKey).digest('hex').slice(0, 32)}`;
+      const deadline = Date.now() + 10_000;
+      let shared: string | null = null;
+      while (shared === null && Date.now() < deadline) {
+        const res = await t.fetch(systems(), { token: secondKey });
+        expect(res.status).toBe(200);
+        await res.body?.cancel();
+        shared = await client.get(bucket);
+        if (shared === null) await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(Number(shared)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await client.close();
+    }
+    expect(t.logs.some((l) => l.msg === 'rate limits: Redis answers again, counting there')).toBe(true);
     expect(unhandled(t)).toEqual([]);
   }, 45_000);
 });

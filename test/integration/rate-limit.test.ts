@@ -1,12 +1,14 @@
 /**
  * Rate limits (decisions §8): one budget per API key per minute, global across processes through
  * Redis; unauthenticated endpoints per client address; RateLimit-* headers on every /api response and
- * Retry-After on 429. The limit is set to 5 so the file stays fast.
+ * Retry-After on 429; made-up keys count against the client address and cost a bounded number of
+ * database lookups. The limit is set to 5 so the file stays fast.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { uniqueName } from '../support/db.js';
 import { importFixture, makeMap } from '../support/factories.js';
+import { generateToken } from '../../src/crypto.js';
 
 const LIMIT = 5;
 const JSON_CT = { 'content-type': 'application/json' };
@@ -195,5 +197,80 @@ describe('in-process rate limits (no Redis)', () => {
     const other = await seen(await t.fetch('/api/common/system-static-info?id=30000142', { headers: { 'x-forwarded-for': '203.0.113.2' } }));
     expect(other.status).toBe(200);
     expect(other.remaining).toBe(LIMIT - 1);
+  });
+});
+
+describe('made-up keys count against the client address', () => {
+  let t: TestServer;
+  let mapId: string;
+  let key: string;
+
+  // Each test speaks from an address of its own (X-Forwarded-For from the trusted loopback proxy).
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+  const lookups = async () => (await t.platform.metrics.tokenLookups.get()).values[0]?.value ?? 0;
+  const status = async (res: Response) => {
+    await res.body?.cancel();
+    return res.status;
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer({ env: { SERVICE_RATE_LIMIT_PER_MINUTE: String(LIMIT), SERVICE_TRUSTED_PROXIES: '127.0.0.1' } });
+    await importFixture(t.platform);
+    const m = await makeMap(t.platform);
+    mapId = m.map.id;
+    key = m.key;
+  });
+  afterAll(async () => t?.close());
+
+  it('cuts a flood of distinct random keys from one address off at the per-address limit, with at most one database lookup per allowed request', async () => {
+    const before = await lookups();
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      statuses.push(await status(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: generateToken('mik'), headers: from('203.0.113.10') })));
+    }
+    expect(statuses).toEqual([...Array<number>(LIMIT).fill(401), ...Array<number>(20 - LIMIT).fill(429)]);
+    expect((await lookups()) - before).toBe(LIMIT);
+    // The address's budget is spent, with a key or without.
+    expectRateLimited(await seen(await t.fetch('/api/common/system-static-info?id=30000142', { headers: from('203.0.113.10') })));
+    const last = await seen(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: generateToken('acl'), headers: from('203.0.113.10') }));
+    expectRateLimited(last);
+  });
+
+  it('gives an unauthenticated endpoint no fresh budget per made-up bearer token or ?token=', async () => {
+    const list: Seen[] = [];
+    for (let i = 0; i < LIMIT; i++) {
+      const path = '/api/common/system-static-info?id=30000142';
+      const res =
+        i % 2 === 0
+          ? await t.fetch(path, { token: generateToken('mik'), headers: from('203.0.113.11') })
+          : await t.fetch(`${path}&token=${generateToken('mik')}`, { headers: from('203.0.113.11') });
+      list.push(await seen(res));
+    }
+    expectCountdown(list);
+    expectRateLimited(await seen(await t.fetch('/api/common/system-static-info?id=30000142', { token: generateToken('mik'), headers: from('203.0.113.11') })));
+  });
+
+  it('lets a valid key keep its own budget while its address floods with made-up keys', async () => {
+    const first = await seen(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key, headers: from('203.0.113.12') }));
+    expect(first.status).toBe(200);
+    const budgetLeft = first.remaining;
+    // Past the token cache's few seconds: the key must be recognised again during the flood.
+    await new Promise((r) => setTimeout(r, 3_200));
+    for (let i = 0; i < 2 * LIMIT; i++) {
+      await status(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: generateToken('mik'), headers: from('203.0.113.12') }));
+    }
+    expectRateLimited(await seen(await t.fetch('/api/common/system-static-info?id=30000142', { headers: from('203.0.113.12') })));
+    const after = await seen(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key, headers: from('203.0.113.12') }));
+    expect(after.status).toBe(200);
+    expect(after.remaining).toBe(budgetLeft - 1);
+  });
+
+  it('looks a repeated unknown key up once', async () => {
+    const before = await lookups();
+    const unknown = generateToken('mik');
+    for (let i = 0; i < 3; i++) {
+      expect(await status(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: unknown, headers: from('203.0.113.13') }))).toBe(401);
+    }
+    expect((await lookups()) - before).toBe(1);
   });
 });

@@ -156,4 +156,42 @@ describe('secrets at rest and in logs', () => {
     expect(urls).toContain(`/api/map/systems?slug=${slug}&%74oken=[redacted]`);
     expect(urls.filter((u) => u.startsWith('/api/admin/')).length).toBeGreaterThanOrEqual(5);
   });
+  it('redacts secrets under any parameter name or encoding, and never echoes or logs a key sent as x-request-id', async () => {
+    const other = (name: string) => `${name}-Zq8v${Math.random().toString(36).slice(2)}`;
+    const plain = { clientSecret: other('cs'), password: other('pw'), apiKey: other('ak'), tabbed: other('tb'), wide: other('wd'), nul: other('nl') };
+    const paths = [
+      `/api/map/systems?slug=${slug}&access_token=${ownerKey}`,
+      `/api/map/systems?slug=${slug}&token%00=${issuedKey}`,
+      `/api/map/systems?slug=${slug}&%2574oken=${aclKey}`,
+      `/api/map/systems?slug=${slug}&x-api-key=${plain.apiKey}&client_secret=${plain.clientSecret}&Password=${plain.password}`,
+      `/api/map/systems?slug=${slug}&to%09ken=${plain.tabbed}&${encodeURIComponent('ｔｏｋｅｎ')}=${plain.wide}&%00key=${plain.nul}`,
+      // mapintel's own keys are recognised under an innocent name and in the path too.
+      `/api/map/systems?slug=${slug}&note=${ownerKey}`,
+      `/api/maps/${issuedKey}/systems`,
+    ];
+    for (const path of paths) {
+      const res = await t.fetch(path);
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      await res.body?.cancel();
+    }
+    for (const credential of [ownerKey, `trace-${aclKey}`, ADMIN_TOKEN]) {
+      const res = await t.fetch(`/api/map/systems?slug=${slug}`, { token: ownerKey, headers: { 'x-request-id': credential } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      await res.body?.cancel();
+    }
+    const ordinary = await t.fetch('/api/map/systems', { headers: { 'x-request-id': 'trace-0af7651916cd43dd' } });
+    expect(ordinary.headers.get('x-request-id')).toBe('trace-0af7651916cd43dd');
+    await ordinary.body?.cancel();
+    await new Promise((r) => setTimeout(r, 100));
+
+    const raw = t.rawLogs();
+    for (const secret of [ownerKey, issuedKey, aclKey, ADMIN_TOKEN, ...Object.values(plain)]) expect(raw).not.toContain(secret);
+    const urls = t.logs.filter((l) => l.msg === 'request').map((l) => String(l.url));
+    expect(urls).toContain(`/api/map/systems?slug=${slug}&access_token=[redacted]`);
+    expect(urls).toContain(`/api/map/systems?slug=${slug}&token%00=[redacted]`);
+    expect(urls).toContain(`/api/map/systems?slug=${slug}&x-api-key=[redacted]&client_secret=[redacted]&Password=[redacted]`);
+    expect(urls).toContain('/api/maps/[redacted]/systems');
+    expect(t.logs.filter((l) => l.msg === 'request').map((l) => l.requestId)).toContain('trace-0af7651916cd43dd');
+  });
 });

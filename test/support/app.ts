@@ -11,6 +11,7 @@ import type { Orm } from '../../src/db/orm.js';
 import type { ApiServices } from '../../src/api/services.js';
 import type { Redis } from '../../src/core/redis.js';
 import type { SecretBox } from '../../src/crypto.js';
+import type { Metrics } from '../../src/metrics.js';
 import { createLogger } from '../../src/log.js';
 
 import { deleteRedisPrefix, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './db.js';
@@ -20,6 +21,7 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 /** What tests and factories reach through: the database, secrets and the API's services. */
 export type Platform = ApiServices & {
   orm: Orm;
+  metrics: Metrics;
   databaseUrl: string;
   adminToken: string | undefined;
   box: SecretBox;
@@ -85,6 +87,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const platform: Platform = {
     ...api.services,
     orm: core.db.orm,
+    metrics: core.metrics,
     databaseUrl: core.db.url,
     adminToken: core.secrets.adminToken,
     box: core.secrets.box,

@@ -118,6 +118,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 100,
       trustedProxies: [],
       maxBodyBytes: 1_048_576,
+      requestTimeoutMs: 30_000,
       shutdownTimeoutMs: 10_000,
       logLevel: 'info',
     });
@@ -204,6 +205,7 @@ describe('loadConfig', () => {
     ['SERVICE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000, 'rateLimitPerMinute'],
     ['SERVICE_MAX_BODY_BYTES', 1024, 100 * 1024 * 1024, 'maxBodyBytes'],
     ['SERVICE_SHUTDOWN_TIMEOUT_MS', 0, 600_000, 'shutdownTimeoutMs'],
+    ['SERVICE_REQUEST_TIMEOUT_MS', 100, 600_000, 'requestTimeoutMs'],
   ] as const)('bounds %s to %i..%i', (name, min, max, field) => {
     expect(loadConfig({ [name]: String(min) })[field]).toBe(min);
     expect(loadConfig({ [name]: String(max) })[field]).toBe(max);
@@ -230,6 +232,17 @@ describe('loadConfig', () => {
     expect(problemsOf({ DATABASE_SCHEMA: 'Public; drop' })).toEqual(['DATABASE_SCHEMA must be a lower-case SQL identifier']);
     expect(problemsOf({ SERVICE_ADMIN_TOKEN: 'short' })).toEqual(['SERVICE_ADMIN_TOKEN must be at least 16 characters']);
     expect(problemsOf({ LOG_LEVEL: 'verbose' })).toEqual(['LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent']);
+  });
+
+  it('refuses a SERVICE_ADMIN_TOKEN with characters a bearer token cannot carry, naming the allowed ones', () => {
+    const message =
+      'SERVICE_ADMIN_TOKEN may contain only letters, digits and - . _ ~ + / = (at most 256 characters): openssl rand -hex 32';
+    for (const token of ['admin:token:0123456789', 'admin!token!0123456789', 'admin token 0123456789', 'admin,token;0123456789', 'tökenwithumlaut0123', 'a'.repeat(257)]) {
+      expect(problemsOf({ SERVICE_ADMIN_TOKEN: token }), token).toEqual([message]);
+    }
+    for (const token of ['adm_' + 'A-z0_'.repeat(8), 'a'.repeat(16), 'a'.repeat(256), 'base64+/token=value==', 'dotted.tilde~token-1']) {
+      expect(loadConfig({ SERVICE_ADMIN_TOKEN: token }).adminToken, token).toBe(token);
+    }
   });
 
   it('throws one ConfigError listing every problem', () => {

@@ -1,0 +1,66 @@
+import type { RequestHandler } from 'express';
+import { UnauthorizedError } from '../errors.js';
+import { openapiSpec } from './openapi.js';
+import type { Principal } from './principal.js';
+import { TokenService } from './token.service.js';
+import type { SecurityName } from './auth.js';
+
+/** Who may use each security scheme of the OpenAPI document (as expressAuthentication decides). */
+const KINDS: Record<SecurityName, Principal['kind'][]> = {
+  map_key: ['map_key'],
+  acl_key: ['acl_key'],
+  any_key: ['map_key', 'acl_key'],
+  admin_token: ['admin'],
+};
+
+interface SecuredOperation {
+  method: string;
+  pattern: RegExp;
+  /** The express route template (`/api/acls/:id`), for the metrics label of an early 401. */
+  route: string;
+  kinds: Set<Principal['kind']>;
+}
+
+/** Every operation of the generated OpenAPI document that needs a token, with a matcher for its path. */
+function securedOperations(): SecuredOperation[] {
+  const spec = openapiSpec() as unknown as { paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>> };
+  const list: SecuredOperation[] = [];
+  for (const [path, operations] of Object.entries(spec.paths)) {
+    const source = path
+      .split(/(\{[^}]+\})/)
+      .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+    // As the router matches: case-insensitive, with or without a trailing slash.
+    const pattern = new RegExp(`^${source}/?$`, 'i');
+    const route = path.replace(/\{([^}]+)\}/g, ':$1');
+    for (const [method, operation] of Object.entries(operations)) {
+      const schemes = (operation.security ?? []).flatMap((s) => Object.keys(s)) as SecurityName[];
+      if (!schemes.length) continue;
+      list.push({ method: method.toUpperCase(), pattern, route, kinds: new Set(schemes.flatMap((s) => KINDS[s] ?? [])) });
+    }
+  }
+  return list;
+}
+
+/**
+ * Requests to an endpoint that needs a token are answered 401 before their body is read: without it
+ * a stranger's 415 or broken JSON would be answered first, and a large nested body parsed at the
+ * stranger's leisure. The token is resolved through the token service's caches (the rate limiter has
+ * usually resolved it already); the route's own authentication still runs after, for the principal.
+ * Paths and methods the API does not serve fall through to the usual 404/405.
+ */
+export function keyBeforeBody(tokens: TokenService): RequestHandler {
+  const operations = securedOperations();
+  return (req, res, next) => {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const operation = operations.find((o) => o.method === method && o.pattern.test(req.path));
+    if (!operation) return next();
+    const refuse = () => {
+      res.locals.route = operation.route;
+      next(new UnauthorizedError());
+    };
+    const token = TokenService.bearerOf(req.headers.authorization);
+    if (!token) return refuse();
+    tokens.resolveAny(token).then((principal) => (principal && operation.kinds.has(principal.kind) ? next() : refuse()), next);
+  };
+}
