@@ -118,15 +118,16 @@ export class MapDataService {
   }
 
   /**
-   * Activity summed per user (characters without a user stand alone); the group is shown as the
+   * Activity summed per user (characters without a user stand alone), in 64 bits: counters are int and
+   * may each sit at their cap, so sums over days and characters pass 2^31; the group is shown as the
    * user's main character (even when only the user's other characters have activity in the window),
    * else its most active character. `days` limits to the last N days.
    */
   async characterActivity(em: EntityManager, mapId: string, days?: number): Promise<CharacterActivityDto[]> {
     const rows = await em.getConnection().execute<Record<string, unknown>[]>(
       `with per_character as (
-         select a.character_id, sum(a.passages)::int as passages, sum(a.connections)::int as connections,
-                sum(a.signatures)::int as signatures, max(a.last_activity_at) as last_at
+         select a.character_id, sum(a.passages)::bigint as passages, sum(a.connections)::bigint as connections,
+                sum(a.signatures)::bigint as signatures, max(a.last_activity_at) as last_at
          from character_activity a
          where a.map_id = ? ${days !== undefined ? `and a.day >= (now() at time zone 'UTC')::date - (? - 1)` : ''}
          group by a.character_id
@@ -140,7 +141,7 @@ export class MapDataService {
          left join users u on u.id = ch.user_id
          left join characters main on main.id = u.main_character_id and main.user_id = u.id
        )
-       select g.group_key, sum(g.passages)::int as passages, sum(g.connections)::int as connections, sum(g.signatures)::int as signatures,
+       select g.group_key, sum(g.passages)::bigint as passages, sum(g.connections)::bigint as connections, sum(g.signatures)::bigint as signatures,
               ${tsSeconds('max(g.last_at)')} as timestamp,
               coalesce((array_agg(g.main_id))[1], (array_agg(g.character_id order by g.rank))[1]) as character_id
        from grouped g group by g.group_key`,
@@ -156,9 +157,10 @@ export class MapDataService {
     return rows
       .map((r) => ({
         character: byId.get(r.character_id as string)!,
-        passages: r.passages as number,
-        connections: r.connections as number,
-        signatures: r.signatures as number,
+        // bigint arrives as text; sums of int counters stay far below 2^53.
+        passages: Number(r.passages),
+        connections: Number(r.connections),
+        signatures: Number(r.signatures),
         timestamp: r.timestamp as string,
       }))
       .sort((a, b) => b.passages - a.passages || b.connections - a.connections || a.character.name.localeCompare(b.character.name));
