@@ -509,8 +509,7 @@ export interface SetTrackedRequest {
 export interface CharacterActivityRequest {
   /**
    * eve_id of a known character; default: the character of the map key.
-   * @minLength 1
-   * @maxLength 32
+   * @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero
    */
   character_eve_id?: string;
   /**
