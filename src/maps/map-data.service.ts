@@ -40,6 +40,13 @@ export const STRUCTURE_COLUMNS = `st.id, st.system_id, st.solar_system_id, st.so
 export const SIGNATURE_COLUMNS = `sg.id, sg.solar_system_id, sg.eve_id as signature_id, sg.name, sg.kind, sg.group_name as "group", sg.type,
   sg.description, sg.character_eve_id, sg.linked_system_id, ${tsMicro('sg.inserted_at')} as inserted_at, ${tsMicro('sg.updated_at')} as updated_at`;
 
+/** GET /api/map/systems-kills without `hours`: the last day. */
+export const KILLS_DEFAULT_HOURS = 24;
+/** Kills per system in one systems-kills answer (the newest). */
+export const KILLS_PER_SYSTEM_MAX = 100;
+/** Kills in one systems-kills answer (the newest), about 1 MB of JSON. */
+export const KILLS_RESPONSE_MAX = 1000;
+
 export function toCharacterDto(row: Record<string, unknown>, prefix = ''): CharacterDto {
   return {
     eve_id: row[`${prefix}eve_id`] as string,
@@ -97,19 +104,28 @@ export class MapDataService {
     }));
   }
 
-  /** One entry per visible system, kills newest first; `hours` limits to the last N hours. */
-  async systemsKills(em: EntityManager, mapId: string, hours?: number): Promise<SystemKillsDto[]> {
+  /**
+   * One entry per visible system, kills newest first, within the last `hours` hours (default
+   * KILLS_DEFAULT_HOURS). At most KILLS_PER_SYSTEM_MAX kills per system and KILLS_RESPONSE_MAX in all,
+   * the newest: a busy map could otherwise answer tens of MiB to every caller.
+   */
+  async systemsKills(em: EntityManager, mapId: string, hours = KILLS_DEFAULT_HOURS): Promise<SystemKillsDto[]> {
     const conn = em.getConnection();
     const systems = await conn.execute<{ solar_system_id: number }[]>(
       'select solar_system_id from map_systems where map_id = ? and visible order by solar_system_id',
       [mapId],
     );
     const kills = await conn.execute<KillDto[]>(
-      `select ${KILL_COLUMNS} from map_kills k
-       join map_systems s on s.map_id = k.map_id and s.solar_system_id = k.solar_system_id and s.visible
-       where k.map_id = ? ${hours !== undefined ? `and k.kill_time >= now() - make_interval(hours => ?)` : ''}
-       order by k.kill_time desc, k.killmail_id desc`,
-      hours !== undefined ? [mapId, hours] : [mapId],
+      `select ${KILL_COLUMNS} from (
+         select k.*, row_number() over (partition by k.solar_system_id order by k.kill_time desc, k.killmail_id desc) as rank
+         from map_kills k
+         join map_systems s on s.map_id = k.map_id and s.solar_system_id = k.solar_system_id and s.visible
+         where k.map_id = ? and k.kill_time >= now() - make_interval(hours => ?)
+       ) k
+       where k.rank <= ?
+       order by k.kill_time desc, k.killmail_id desc
+       limit ?`,
+      [mapId, hours, KILLS_PER_SYSTEM_MAX, KILLS_RESPONSE_MAX],
     );
     const bySystem = new Map<number, KillDto[]>();
     for (const s of systems) bySystem.set(s.solar_system_id, []);

@@ -325,7 +325,7 @@ describe('POST /api/maps/{map_id}/kills', () => {
         },
       ],
     ]);
-    const read = await t.fetch(`/api/map/systems-kills?map_id=${c.mapId}`, { token: c.key });
+    const read = await t.fetch(`/api/map/systems-kills?map_id=${c.mapId}&hours=8760`, { token: c.key });
     const entries = ((await read.json()) as { data: { solar_system_id: number; kills: Json[] }[] }).data;
     const stored = entries.find((e) => e.solar_system_id === JITA)!.kills;
     expect(stored).toEqual([{ ...kill, kill_time: '2026-01-02T03:04:05Z' }]);
