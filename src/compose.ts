@@ -132,6 +132,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
           pollIntervalMs: config.eventsRelayPollMs,
           retentionMs: config.eventsRetentionDays * 86_400_000,
           pruneIntervalMs: 3_600_000,
+          killsRetentionDays: config.killsRetentionDays,
         })
       : undefined;
     if (relay) {

@@ -4,6 +4,7 @@ import type { Metrics } from '../metrics.js';
 import { nextEventId, type EventEnvelope } from './envelope.js';
 import type { EventTransport } from './transport.js';
 import type { EventType } from './outbox.js';
+import { pruneKills } from '../maps/kill-retention.js';
 
 export const NOTIFY_CHANNEL = 'mapintel_events';
 
@@ -21,6 +22,8 @@ export interface RelayOptions {
   /** Event log retention (ms); pruned in batches by the relay holding partition 0. */
   retentionMs: number;
   pruneIntervalMs: number;
+  /** Kill retention (days), pruned with the event log; unset keeps kills. */
+  killsRetentionDays?: number;
 }
 
 interface PendingRow {
@@ -278,6 +281,7 @@ export class EventRelay {
     if (!this.held.has(0) || Date.now() - this.lastPrune < this.opts.pruneIntervalMs) return;
     this.lastPrune = Date.now();
     await pruneEvents(this.pool, this.opts.retentionMs, 5000);
+    if (this.opts.killsRetentionDays) await pruneKills(this.pool, this.opts.killsRetentionDays, 5000);
   }
 }
 
