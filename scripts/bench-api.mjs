@@ -61,10 +61,15 @@ const SQL = {
   systems: `select ${SYSTEM_COLUMNS} from map_systems s where s.map_id = $1 and s.visible order by s.name, s.solar_system_id`,
   connections: `select ${CONNECTION_COLUMNS} from map_connections c where c.map_id = $1 order by c.inserted_at, c.id`,
   killSystems: 'select solar_system_id from map_systems where map_id = $1 and visible order by solar_system_id',
-  kills: `select ${KILL_COLUMNS} from map_kills k
-       join map_systems s on s.map_id = k.map_id and s.solar_system_id = k.solar_system_id and s.visible
-       where k.map_id = $1
-       order by k.kill_time desc, k.killmail_id desc`,
+  kills: `select ${KILL_COLUMNS} from (
+         select k.*, row_number() over (partition by k.solar_system_id order by k.kill_time desc, k.killmail_id desc) as rank
+         from map_kills k
+         join map_systems s on s.map_id = k.map_id and s.solar_system_id = k.solar_system_id and s.visible
+         where k.map_id = $1 and k.kill_time >= now() - make_interval(hours => 24)
+       ) k
+       where k.rank <= 100
+       order by k.kill_time desc, k.killmail_id desc
+       limit 1000`,
 };
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -11,6 +11,7 @@ import { acceptedRequestId, redactUrl } from './log.js';
 import { featureGates } from './api/feature-gates.js';
 import { keyBeforeBody } from './api/key-before-body.js';
 import { validationDetails } from './api/validation-details.js';
+import { installDateTimeValidation } from './api/date-time.js';
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
@@ -65,6 +66,7 @@ function routeTable(router: Router): RouteInfo[] {
 
 /** Builds the express app; never listens (main.ts does). */
 export function createApp(deps: AppDeps): express.Express {
+  installDateTimeValidation();
   const app = express();
   app.locals.deps = deps;
   app.disable('x-powered-by');

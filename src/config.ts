@@ -117,6 +117,12 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'milliseconds',
   },
   { name: 'EVENTS_RETENTION_DAYS', meaning: 'Days the event log keeps published events in PostgreSQL', default: '7', unit: 'days' },
+  {
+    name: 'KILLS_RETENTION_DAYS',
+    meaning: 'Days kills are kept (by kill_time); older ones are deleted hourly, in batches, by the relay holding partition 0',
+    default: '30',
+    unit: 'days',
+  },
   { name: 'EVENTS_HOT_HISTORY', meaning: 'Events kept per map in the transport (Redis stream MAXLEN ~)', default: '10000', unit: 'events' },
   { name: 'LOG_LEVEL', meaning: 'pino log level (fatal, error, warn, info, debug, trace, silent)', default: 'info', unit: 'level' },
 ] as const;
@@ -151,6 +157,7 @@ export interface Config {
   eventsRelayPollMs: number;
   eventsRetentionDays: number;
   eventsHotHistory: number;
+  killsRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -244,6 +251,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventsRelayPollMs: int('EVENTS_RELAY_POLL_MS', 10, 60_000),
     eventsRetentionDays: int('EVENTS_RETENTION_DAYS', 1, 3650),
     eventsHotHistory: int('EVENTS_HOT_HISTORY', 100, 10_000_000),
+    killsRetentionDays: int('KILLS_RETENTION_DAYS', 1, 3650),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -56,7 +56,7 @@ export interface CreateAclFields {
   name: string;
   /** @maxLength 10000 */
   description?: string | null;
-  /** eve_id of the owner character (from GET /api/characters). @minLength 1 @maxLength 32 */
+  /** eve_id of the owner character (from GET /api/characters). @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero */
   owner_eve_id: string;
 }
 
@@ -84,11 +84,11 @@ export interface UpdateAclRequest {
 }
 
 export interface CreateAclMemberFields {
-  /** External character id. @pattern ^[0-9]{1,20}$ */
+  /** External character id. @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero */
   eve_character_id?: string;
-  /** External corporation id. @pattern ^[0-9]{1,20}$ */
+  /** External corporation id. @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero */
   eve_corporation_id?: string;
-  /** External alliance id. @pattern ^[0-9]{1,20}$ */
+  /** External alliance id. @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero */
   eve_alliance_id?: string;
   /** admin, manager, member, viewer or blocked; corporations and alliances cannot be admin or manager. @maxLength 16 */
   role: string;

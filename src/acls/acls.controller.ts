@@ -135,6 +135,7 @@ export class AclsController extends Controller {
    * @summary Change a member's role
    * @param acl_id ACL id (UUID) of the ACL whose API key is used.
    * @param member_id External character, corporation or alliance id used when the membership was created.
+   * @pattern member_id ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero
    */
   @Put('{acl_id}/members/{member_id}')
   @Response<ErrorResponse>(400, 'Invalid body or role not allowed for the member type')
@@ -158,6 +159,7 @@ export class AclsController extends Controller {
    * @summary Remove a member
    * @param acl_id ACL id (UUID) of the ACL whose API key is used.
    * @param member_id External character, corporation or alliance id used when the membership was created.
+   * @pattern member_id ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero
    */
   @Delete('{acl_id}/members/{member_id}')
   @Response<ErrorResponse>(404, 'Unknown ACL, or no member with this external id', {

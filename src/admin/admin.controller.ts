@@ -112,13 +112,19 @@ export class AdminController extends Controller {
     return { data: await this.deps.admin.revokeKey(map, key_id) };
   }
 
-  /** Tracks (or untracks with `tracked: false`) a character on the map. */
+  /**
+   * Tracks (or untracks with `tracked: false`) a character on the map.
+   * @pattern eve_id ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero
+   */
   @Put('maps/{map}/characters/{eve_id}')
   public async trackCharacter(@Path() map: string, @Path() eve_id: string, @Body() body: TrackCharacterRequest): Promise<DataResponse<TrackedCharacterDto>> {
     return { data: await this.deps.admin.setTracking(map, eve_id, body.tracked) };
   }
 
-  /** Removes a character from the map. */
+  /**
+   * Removes a character from the map.
+   * @pattern eve_id ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero
+   */
   @Delete('maps/{map}/characters/{eve_id}')
   @SuccessResponse(204, 'Removed')
   public async untrackCharacter(@Path() map: string, @Path() eve_id: string): Promise<void> {

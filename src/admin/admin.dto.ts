@@ -20,15 +20,15 @@ export interface UserDto {
 }
 
 export interface UpsertCharacterRequest {
-  /** External character id. @pattern ^[0-9]{1,20}$ */
+  /** External character id. @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero */
   eve_id: string;
   /** @minLength 1 @maxLength 255 */
   name: string;
-  /** @pattern ^[0-9]{1,20}$ */
+  /** @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero */
   corporation_id: string;
   /** @minLength 1 @maxLength 16 */
   corporation_ticker: string;
-  /** @pattern ^[0-9]{1,20}$ */
+  /** @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero */
   alliance_id?: string | null;
   /** @minLength 1 @maxLength 16 */
   alliance_ticker?: string | null;
@@ -44,7 +44,7 @@ export interface AdminCharacterDto extends CharacterDto {
 }
 
 export interface SetMainCharacterRequest {
-  /** eve_id of one of the user's characters; null clears it. @pattern ^[0-9]{1,20}$ */
+  /** eve_id of one of the user's characters; null clears it. @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero */
   eve_id: string | null;
 }
 
@@ -55,7 +55,7 @@ export interface CreateMapRequest {
   name: string;
   /** @maxLength 10000 */
   description?: string | null;
-  /** eve_id of the owner character; the first map key belongs to it. @pattern ^[0-9]{1,20}$ */
+  /** eve_id of the owner character; the first map key belongs to it. @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero */
   owner_eve_id: string;
 }
 
@@ -101,7 +101,7 @@ export interface CreatedMapDto {
 }
 
 export interface IssueMapKeyRequest {
-  /** eve_id of the character the key is bound to. @pattern ^[0-9]{1,20}$ */
+  /** eve_id of the character the key is bound to. @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero */
   character_eve_id: string;
   /** @maxLength 255 */
   name?: string | null;

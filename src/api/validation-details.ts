@@ -21,6 +21,7 @@ const TYPE_WORDS: [RegExp, string][] = [
   [/^invalid boolean value$/, 'a boolean'],
   [/^invalid object$/, 'an object'],
   [/^invalid array$/, 'an array'],
+  [/^must be an RFC 3339 date-time/, 'an RFC 3339 date-time'],
   [/^invalid ISO 8601 datetime format/, 'an ISO 8601 date-time'],
   [/^invalid ISO 8601 date format/, 'an ISO 8601 date'],
 ];

@@ -13,9 +13,11 @@ export interface EventEnvelope {
   payload: Record<string, unknown>;
 }
 
-const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+// A ULID's first character carries the top 3 bits of its 48-bit time, so it is at most 7: an id above
+// 7ZZZZZZZZZZZZZZZZZZZZZZZZZ is no ULID (decodeTime throws on it) and sorts after every real id.
+const ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
-/** Canonical (upper-case) ULID, or undefined when the text is not one. */
+/** Canonical (upper-case) ULID, or undefined when the text is not one (also when it is out of range). */
 export function parseEventId(text: string): string | undefined {
   const upper = text.trim().toUpperCase();
   return ULID_RE.test(upper) && isValid(upper) ? upper : undefined;

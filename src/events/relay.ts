@@ -22,6 +22,11 @@ export interface RelayOptions {
   /** Event log retention (ms); pruned in batches by the relay holding partition 0. */
   retentionMs: number;
   pruneIntervalMs: number;
+  /**
+   * Other hourly housekeeping the relay of partition 0 runs after pruning the event log (the api
+   * role prunes old kills here), so it runs once across all processes.
+   */
+  housekeeping?: (pool: pg.Pool) => Promise<unknown>;
 }
 
 interface PendingRow {
@@ -272,6 +277,7 @@ export class EventRelay {
     if (!this.held.has(0) || Date.now() - this.lastPrune < this.opts.pruneIntervalMs) return;
     this.lastPrune = Date.now();
     await pruneEvents(this.pool, this.opts.retentionMs, 5000);
+    await this.opts.housekeeping?.(this.pool);
   }
 }
 

@@ -103,11 +103,12 @@ export class MapDataController extends Controller {
   }
 
   /**
-   * Kills per visible system, newest first.
+   * Kills per visible system, newest first, of the last 24 hours unless `hours` is given. At most 100
+   * kills per system and 1000 in all, the newest ones.
    * @summary Kills per system
    * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
    * @param slug Map slug; give `map_id` or `slug`.
-   * @param hours Only kills of the last N hours.
+   * @param hours Only kills of the last N hours; default 24.
    * @isInt hours
    * @minimum hours 1
    * @maximum hours 8760

@@ -39,6 +39,13 @@ export const STRUCTURE_COLUMNS = `st.id, st.system_id, st.solar_system_id, st.so
 export const SIGNATURE_COLUMNS = `sg.id, sg.solar_system_id, sg.eve_id as signature_id, sg.name, sg.kind, sg.group_name as "group", sg.type,
   sg.description, sg.character_eve_id, sg.linked_system_id, ${tsMicro('sg.inserted_at')} as inserted_at, ${tsMicro('sg.updated_at')} as updated_at`;
 
+/** GET /api/map/systems-kills without `hours`: the last day. */
+export const KILLS_DEFAULT_HOURS = 24;
+/** Kills per system in one systems-kills answer (the newest). */
+export const KILLS_PER_SYSTEM_MAX = 100;
+/** Kills in one systems-kills answer (the newest), about 1 MB of JSON. */
+export const KILLS_RESPONSE_MAX = 1000;
+
 
 /** Read side of map data (spec 4.1). Queries are hand-written SQL shaped like the DTOs. */
 export class MapDataService {
@@ -86,19 +93,28 @@ export class MapDataService {
     }));
   }
 
-  /** One entry per visible system, kills newest first; `hours` limits to the last N hours. */
-  async systemsKills(em: EntityManager, mapId: string, hours?: number): Promise<SystemKillsDto[]> {
+  /**
+   * One entry per visible system, kills newest first, within the last `hours` hours (default
+   * KILLS_DEFAULT_HOURS). At most KILLS_PER_SYSTEM_MAX kills per system and KILLS_RESPONSE_MAX in all,
+   * the newest: a busy map could otherwise answer tens of MiB to every caller.
+   */
+  async systemsKills(em: EntityManager, mapId: string, hours = KILLS_DEFAULT_HOURS): Promise<SystemKillsDto[]> {
     const conn = em.getConnection();
     const systems = await conn.execute<{ solar_system_id: number }[]>(
       'select solar_system_id from map_systems where map_id = ? and visible order by solar_system_id',
       [mapId],
     );
     const kills = await conn.execute<KillDto[]>(
-      `select ${KILL_COLUMNS} from map_kills k
-       join map_systems s on s.map_id = k.map_id and s.solar_system_id = k.solar_system_id and s.visible
-       where k.map_id = ? ${hours !== undefined ? `and k.kill_time >= now() - make_interval(hours => ?)` : ''}
-       order by k.kill_time desc, k.killmail_id desc`,
-      hours !== undefined ? [mapId, hours] : [mapId],
+      `select ${KILL_COLUMNS} from (
+         select k.*, row_number() over (partition by k.solar_system_id order by k.kill_time desc, k.killmail_id desc) as rank
+         from map_kills k
+         join map_systems s on s.map_id = k.map_id and s.solar_system_id = k.solar_system_id and s.visible
+         where k.map_id = ? and k.kill_time >= now() - make_interval(hours => ?)
+       ) k
+       where k.rank <= ?
+       order by k.kill_time desc, k.killmail_id desc
+       limit ?`,
+      [mapId, hours, KILLS_PER_SYSTEM_MAX, KILLS_RESPONSE_MAX],
     );
     const bySystem = new Map<number, KillDto[]>();
     for (const s of systems) bySystem.set(s.solar_system_id, []);
@@ -107,15 +123,16 @@ export class MapDataService {
   }
 
   /**
-   * Activity summed per user (characters without a user stand alone); the group is shown as the
+   * Activity summed per user (characters without a user stand alone), in 64 bits: counters are int and
+   * may each sit at their cap, so sums over days and characters pass 2^31; the group is shown as the
    * user's main character (even when only the user's other characters have activity in the window),
    * else its most active character. `days` limits to the last N days.
    */
   async characterActivity(em: EntityManager, mapId: string, days?: number): Promise<CharacterActivityDto[]> {
     const rows = await em.getConnection().execute<Record<string, unknown>[]>(
       `with per_character as (
-         select a.character_id, sum(a.passages)::int as passages, sum(a.connections)::int as connections,
-                sum(a.signatures)::int as signatures, max(a.last_activity_at) as last_at
+         select a.character_id, sum(a.passages)::bigint as passages, sum(a.connections)::bigint as connections,
+                sum(a.signatures)::bigint as signatures, max(a.last_activity_at) as last_at
          from character_activity a
          where a.map_id = ? ${days !== undefined ? `and a.day >= (now() at time zone 'UTC')::date - (? - 1)` : ''}
          group by a.character_id
@@ -129,7 +146,7 @@ export class MapDataService {
          left join users u on u.id = ch.user_id
          left join characters main on main.id = u.main_character_id and main.user_id = u.id
        )
-       select g.group_key, sum(g.passages)::int as passages, sum(g.connections)::int as connections, sum(g.signatures)::int as signatures,
+       select g.group_key, sum(g.passages)::bigint as passages, sum(g.connections)::bigint as connections, sum(g.signatures)::bigint as signatures,
               ${tsSeconds('max(g.last_at)')} as timestamp,
               coalesce((array_agg(g.main_id))[1], (array_agg(g.character_id order by g.rank))[1]) as character_id
        from grouped g group by g.group_key`,
@@ -145,9 +162,10 @@ export class MapDataService {
     return rows
       .map((r) => ({
         character: byId.get(r.character_id as string)!,
-        passages: r.passages as number,
-        connections: r.connections as number,
-        signatures: r.signatures as number,
+        // bigint arrives as text; sums of int counters stay far below 2^53.
+        passages: Number(r.passages),
+        connections: Number(r.connections),
+        signatures: Number(r.signatures),
         timestamp: r.timestamp as string,
       }))
       .sort((a, b) => b.passages - a.passages || b.connections - a.connections || a.character.name.localeCompare(b.character.name));

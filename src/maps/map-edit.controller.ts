@@ -460,6 +460,7 @@ export class MapEditController extends Controller {
    * @summary Track or untrack a character
    * @param map_id Map UUID or slug.
    * @param eve_id eve_id of a known character.
+   * @pattern eve_id ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero
    */
   @Put('tracked-characters/{eve_id}')
   @Tags('Map editing')

@@ -298,7 +298,7 @@ export interface CreateStructureRequest {
   name: string;
   /** Default `Powered`. */
   status?: StructureStatus;
-  /** Timer end, ISO 8601 date-time (e.g. `2026-01-02T03:04:05Z`); null for none. */
+  /** Timer end, RFC 3339 date-time (e.g. `2026-01-02T03:04:05Z`, seconds and a zone required); null for none. */
   end_time?: Date | null;
   /** @maxLength 10000 */
   notes?: string | null;
@@ -335,7 +335,7 @@ export interface UpdateStructureRequest {
    */
   name?: string;
   status?: StructureStatus;
-  /** Timer end, ISO 8601 date-time; null clears it. */
+  /** Timer end, RFC 3339 date-time (seconds and a zone required); null clears it. */
   end_time?: Date | null;
   /** @maxLength 10000 */
   notes?: string | null;
@@ -392,7 +392,7 @@ export interface KillInput {
    * @maximum 9007199254740991
    */
   killmail_id: number;
-  /** ISO 8601 date-time; stored with seconds precision. */
+  /** RFC 3339 date-time (e.g. `2026-01-02T03:04:05Z`, seconds and a zone required); stored with seconds precision. */
   kill_time: Date;
   /**
    * Solar system id; must exist in the static data (the system need not be on the map).
@@ -509,8 +509,7 @@ export interface SetTrackedRequest {
 export interface CharacterActivityRequest {
   /**
    * eve_id of a known character; default: the character of the map key.
-   * @minLength 1
-   * @maxLength 32
+   * @pattern ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero
    */
   character_eve_id?: string;
   /**

@@ -15,11 +15,11 @@ export interface MapRef {
   webhooksEnabled: boolean;
 }
 
-const SLUG_MAX = 100;
-
 /**
- * Resolves the map selector (`map_id` and/or `slug`) for a map key. A key naming another map, or an
- * unknown map, is a 404 (the map's existence is never revealed to other keys).
+ * Resolves the map selector (`map_id` and/or `slug`) for a map key, comparing it with the key's own map
+ * only: no other map is ever looked up, so no answer (nor its timing) depends on whether another map
+ * exists. A selector naming anything but the key's map is 404; `map_id` and `slug` of which one names
+ * the key's map and the other does not is 400 `map_selector_conflict`, whatever the other names.
  */
 export async function resolveMapSelector(em: EntityManager, principal: MapKeyPrincipal, selector: MapSelector): Promise<MapRef> {
   const mapId = selector.map_id?.trim() || undefined;
@@ -30,38 +30,31 @@ export async function resolveMapSelector(em: EntityManager, principal: MapKeyPri
   if (mapId && !UUID_RE.test(mapId)) {
     throw new BadRequestError('invalid_map_id', '`map_id` must be a UUID', [{ field: 'map_id', message: 'must be a UUID' }]);
   }
-  if (slug && slug.length > SLUG_MAX) {
-    throw new NotFoundError('Map not found', 'map_not_found');
-  }
-  const byId = mapId ? await findMap(em, 'id', mapId) : undefined;
-  const bySlug = slug ? await findMap(em, 'slug', slug) : undefined;
-  if (mapId && slug && byId && bySlug && byId.id !== bySlug.id) {
+  const map = await keyMap(em, principal);
+  const idNamesIt = mapId !== undefined && map !== undefined && mapId.toLowerCase() === map.id;
+  const slugNamesIt = slug !== undefined && map !== undefined && slug === map.slug;
+  if (mapId && slug && idNamesIt !== slugNamesIt) {
     throw new BadRequestError('map_selector_conflict', '`map_id` and `slug` name different maps');
   }
-  const map = mapId ? byId : bySlug;
-  if ((mapId && slug && (!byId || !bySlug)) || !map || map.id !== principal.mapId) {
-    throw new NotFoundError('Map not found', 'map_not_found');
-  }
+  if (!map || (mapId && !idNamesIt) || (slug && !slugNamesIt)) throw new NotFoundError('Map not found', 'map_not_found');
   return map;
 }
 
-/** `{map_id}` path segment of the /api/maps family: a UUID or a slug. */
+/** `{map_id}` path segment of the /api/maps family: the key's map by its UUID or its slug, else 404. */
 export async function resolveMapPath(em: EntityManager, principal: MapKeyPrincipal, idOrSlug: string): Promise<MapRef> {
-  const map = UUID_RE.test(idOrSlug)
-    ? await findMap(em, 'id', idOrSlug)
-    : idOrSlug.length <= SLUG_MAX
-      ? await findMap(em, 'slug', idOrSlug)
-      : undefined;
-  if (!map || map.id !== principal.mapId) throw new NotFoundError('Map not found', 'map_not_found');
+  const map = await keyMap(em, principal);
+  const names = map !== undefined && (UUID_RE.test(idOrSlug) ? idOrSlug.toLowerCase() === map.id : idOrSlug === map.slug);
+  if (!map || !names) throw new NotFoundError('Map not found', 'map_not_found');
   return map;
 }
 
-async function findMap(em: EntityManager, by: 'id' | 'slug', value: string): Promise<MapRef | undefined> {
+/** The map the key belongs to. */
+async function keyMap(em: EntityManager, principal: MapKeyPrincipal): Promise<MapRef | undefined> {
   const rows = await em
     .getConnection()
     .execute<{ id: string; slug: string; owner_character_id: string; webhooks_enabled: boolean }[]>(
-      `select id, slug, owner_character_id, webhooks_enabled from maps where ${by} = ?`,
-      [value],
+      'select id, slug, owner_character_id, webhooks_enabled from maps where id = ?',
+      [principal.mapId],
     );
   const row = rows[0];
   return row ? { id: row.id, slug: row.slug, ownerCharacterId: row.owner_character_id, webhooksEnabled: row.webhooks_enabled } : undefined;

@@ -497,7 +497,7 @@ describe('map data endpoints (spec 4.1)', () => {
     const killsOf = (data: KillEntry[], id: number) => data.find((e) => e.solar_system_id === id)!.kills.map((k) => k.killmail_id);
 
     it('answers one entry per visible system, with kills newest first, every kill and zkb field in its type', async () => {
-      const { status, body } = await get(`/api/map/systems-kills?map_id=${mapId}`);
+      const { status, body } = await get(`/api/map/systems-kills?map_id=${mapId}&hours=48`);
       expect(status).toBe(200);
       const data = body.data as KillEntry[];
       for (const e of data) {

@@ -255,7 +255,7 @@ describe('structures: POST /structures, PUT and DELETE /structures/{id}', () => 
     expect(plain.body.data).toMatchObject({ status: 'Powered', end_time: null, notes: null });
     expectValidation(await c.send('POST', '/structures', { ...astrahus, status: 'Exploded' }), 'status', "must be one of 'Powered', 'Anchoring', 'Unanchoring', 'Low Power', 'Abandoned', 'Reinforced'");
     expectValidation(await c.send('POST', '/structures', { ...astrahus, status: 'reinforced' }), 'status');
-    expectValidation(await c.send('POST', '/structures', { ...astrahus, end_time: 'tomorrow' }), 'end_time', 'must be an ISO 8601 date-time or null');
+    expectValidation(await c.send('POST', '/structures', { ...astrahus, end_time: 'tomorrow' }), 'end_time', 'must be an RFC 3339 date-time or null');
     expectValidation(await c.send('POST', '/structures', { ...astrahus, end_time: 1767225600 }), 'end_time');
     expectValidation(await c.send('POST', '/structures', { ...astrahus, name: '' }), 'name');
     expectValidation(await c.send('POST', '/structures', { ...astrahus, owner_ticker: 'T'.repeat(17) }), 'owner_ticker');
@@ -325,7 +325,7 @@ describe('POST /api/maps/{map_id}/kills', () => {
         },
       ],
     ]);
-    const read = await t.fetch(`/api/map/systems-kills?map_id=${c.mapId}`, { token: c.key });
+    const read = await t.fetch(`/api/map/systems-kills?map_id=${c.mapId}&hours=8760`, { token: c.key });
     const entries = ((await read.json()) as { data: { solar_system_id: number; kills: Json[] }[] }).data;
     const stored = entries.find((e) => e.solar_system_id === JITA)!.kills;
     expect(stored).toEqual([{ ...kill, kill_time: '2026-01-02T03:04:05Z' }]);

@@ -568,7 +568,7 @@ const models: TsoaRoute.Models = {
     "CharacterActivityRequest": {
         "dataType": "refObject",
         "properties": {
-            "character_eve_id": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":32}}},
+            "character_eve_id": {"dataType":"string","validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
             "passages": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":10000}}},
             "connections": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":10000}}},
             "signatures": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":10000}}},
@@ -747,7 +747,7 @@ const models: TsoaRoute.Models = {
     "SetMainCharacterRequest": {
         "dataType": "refObject",
         "properties": {
-            "eve_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true,"validators":{"pattern":{"value":"^[0-9]{1,20}$"}}},
+            "eve_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true,"validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
         },
         "additionalProperties": false,
     },
@@ -778,11 +778,11 @@ const models: TsoaRoute.Models = {
     "UpsertCharacterRequest": {
         "dataType": "refObject",
         "properties": {
-            "eve_id": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[0-9]{1,20}$"}}},
+            "eve_id": {"dataType":"string","required":true,"validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
             "name": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":255}}},
-            "corporation_id": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[0-9]{1,20}$"}}},
+            "corporation_id": {"dataType":"string","required":true,"validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
             "corporation_ticker": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":16}}},
-            "alliance_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^[0-9]{1,20}$"}}},
+            "alliance_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
             "alliance_ticker": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"minLength":{"value":1},"maxLength":{"value":16}}},
             "user_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}]},
         },
@@ -850,7 +850,7 @@ const models: TsoaRoute.Models = {
             "slug": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[a-z0-9][a-z0-9-]{0,99}$"}}},
             "name": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":255}}},
             "description": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":10000}}},
-            "owner_eve_id": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[0-9]{1,20}$"}}},
+            "owner_eve_id": {"dataType":"string","required":true,"validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
         },
         "additionalProperties": false,
     },
@@ -882,7 +882,7 @@ const models: TsoaRoute.Models = {
     "IssueMapKeyRequest": {
         "dataType": "refObject",
         "properties": {
-            "character_eve_id": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[0-9]{1,20}$"}}},
+            "character_eve_id": {"dataType":"string","required":true,"validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
             "name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
         },
         "additionalProperties": false,
@@ -990,7 +990,7 @@ const models: TsoaRoute.Models = {
         "properties": {
             "name": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":255}}},
             "description": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":10000}}},
-            "owner_eve_id": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":32}}},
+            "owner_eve_id": {"dataType":"string","required":true,"validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
         },
         "additionalProperties": false,
     },
@@ -1031,9 +1031,9 @@ const models: TsoaRoute.Models = {
     "CreateAclMemberFields": {
         "dataType": "refObject",
         "properties": {
-            "eve_character_id": {"dataType":"string","validators":{"pattern":{"value":"^[0-9]{1,20}$"}}},
-            "eve_corporation_id": {"dataType":"string","validators":{"pattern":{"value":"^[0-9]{1,20}$"}}},
-            "eve_alliance_id": {"dataType":"string","validators":{"pattern":{"value":"^[0-9]{1,20}$"}}},
+            "eve_character_id": {"dataType":"string","validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
+            "eve_corporation_id": {"dataType":"string","validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
+            "eve_alliance_id": {"dataType":"string","validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
             "role": {"dataType":"string","required":true,"validators":{"maxLength":{"value":16}}},
             "name": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":255}}},
         },
@@ -1888,7 +1888,7 @@ export function RegisterRoutes(app: Router) {
         const argsMapEditController_setTracked: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
-                eve_id: {"in":"path","name":"eve_id","required":true,"dataType":"string"},
+                eve_id: {"in":"path","name":"eve_id","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
                 body: {"in":"body","name":"body","required":true,"ref":"SetTrackedRequest"},
         };
         app.put('/api/maps/:map_id/tracked-characters/:eve_id',
@@ -2780,7 +2780,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsAdminController_trackCharacter: Record<string, TsoaRoute.ParameterSchema> = {
                 map: {"in":"path","name":"map","required":true,"dataType":"string"},
-                eve_id: {"in":"path","name":"eve_id","required":true,"dataType":"string"},
+                eve_id: {"in":"path","name":"eve_id","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
                 body: {"in":"body","name":"body","required":true,"ref":"TrackCharacterRequest"},
         };
         app.put('/api/admin/maps/:map/characters/:eve_id',
@@ -2818,7 +2818,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsAdminController_untrackCharacter: Record<string, TsoaRoute.ParameterSchema> = {
                 map: {"in":"path","name":"map","required":true,"dataType":"string"},
-                eve_id: {"in":"path","name":"eve_id","required":true,"dataType":"string"},
+                eve_id: {"in":"path","name":"eve_id","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
         };
         app.delete('/api/admin/maps/:map/characters/:eve_id',
             authenticateMiddleware([{"admin_token":[]}]),
@@ -3046,7 +3046,7 @@ export function RegisterRoutes(app: Router) {
         const argsAclsController_updateAclMember: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 acl_id: {"in":"path","name":"acl_id","required":true,"dataType":"string"},
-                member_id: {"in":"path","name":"member_id","required":true,"dataType":"string"},
+                member_id: {"in":"path","name":"member_id","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
                 body: {"in":"body","name":"body","required":true,"ref":"UpdateAclMemberRequest"},
         };
         app.put('/api/acls/:acl_id/members/:member_id',
@@ -3085,7 +3085,7 @@ export function RegisterRoutes(app: Router) {
         const argsAclsController_deleteAclMember: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 acl_id: {"in":"path","name":"acl_id","required":true,"dataType":"string"},
-                member_id: {"in":"path","name":"member_id","required":true,"dataType":"string"},
+                member_id: {"in":"path","name":"member_id","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
         };
         app.delete('/api/acls/:acl_id/members/:member_id',
             authenticateMiddleware([{"acl_key":[]}]),
