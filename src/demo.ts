@@ -38,7 +38,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
     const key = await platform.admin.issueKey(DEMO_SLUG, { character_eve_id: CHARACTERS[0]!.eve_id, name: 'demo' });
     const acl = await conn.execute<{ id: string }[]>('select acl_id as id from map_acls where map_id = ? limit 1', [existing[0].id]);
     const aclId = acl[0]?.id ?? '';
-    const aclKey = aclId ? (await platform.acls.get(em, aclId, aclId)).api_key : '';
+    const aclKey = aclId ? (await platform.acls.get({ kind: 'acl_key', aclId }, aclId)).api_key : '';
     return { mapId: existing[0].id, slug: DEMO_SLUG, apiKey: key.api_key, aclId, aclKey, created: false };
   }
 
@@ -165,9 +165,9 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
     });
   }
 
-  const acl = await platform.acls.create(em, mapId, { name: 'Demo ACL', description: 'Who may see the demo chain', owner_eve_id: CHARACTERS[0]!.eve_id });
-  await platform.acls.addMember(em, acl.id, acl.id, { eve_character_id: CHARACTERS[1]!.eve_id, role: 'manager' });
-  await platform.acls.addMember(em, acl.id, acl.id, { eve_corporation_id: '98000001', role: 'member' });
+  const acl = await platform.acls.create(mapId, { name: 'Demo ACL', description: 'Who may see the demo chain', owner_eve_id: CHARACTERS[0]!.eve_id });
+  await platform.acls.addMember({ kind: 'acl_key', aclId: acl.id }, acl.id, { eve_character_id: CHARACTERS[1]!.eve_id, role: 'manager' });
+  await platform.acls.addMember({ kind: 'acl_key', aclId: acl.id }, acl.id, { eve_corporation_id: '98000001', role: 'member' });
 
   return { mapId, slug: DEMO_SLUG, apiKey: key.api_key, aclId: acl.id, aclKey: acl.api_key, created: true };
 }

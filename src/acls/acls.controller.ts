@@ -66,7 +66,7 @@ export class MapAclsController extends Controller {
   ): Promise<DataResponse<AclDto>> {
     const em = this.deps.em();
     const map = await resolveMapSelector(em, principalOf(req, 'map_key'), { map_id, slug });
-    return { data: await this.deps.acls.create(em, map.id, body.acl) };
+    return { data: await this.deps.acls.create(map.id, body.acl) };
   }
 }
 
@@ -95,7 +95,7 @@ export class AclsController extends Controller {
    */
   @Get('{id}')
   public async getAcl(@Request() req: ExRequest, @Path() id: string): Promise<DataResponse<AclDto>> {
-    return { data: await this.deps.acls.get(this.deps.em(), principalOf(req, 'acl_key').aclId, aclIdOf(id)) };
+    return { data: await this.deps.acls.get(principalOf(req, 'acl_key'), aclIdOf(id)) };
   }
 
   /**
@@ -110,7 +110,7 @@ export class AclsController extends Controller {
     details: [{ field: 'acl.name', message: 'must not be blank' }],
   })
   public async updateAcl(@Request() req: ExRequest, @Path() id: string, @Body() body: UpdateAclRequest): Promise<DataResponse<AclDto>> {
-    return { data: await this.deps.acls.update(this.deps.em(), principalOf(req, 'acl_key').aclId, aclIdOf(id), body.acl) };
+    return { data: await this.deps.acls.update(principalOf(req, 'acl_key'), aclIdOf(id), body.acl) };
   }
 
   /**
@@ -127,7 +127,7 @@ export class AclsController extends Controller {
   })
   @Response<ErrorResponse>(409, 'The ACL already has this member', { error: 'This ACL already has a member with that id', code: 'member_exists' })
   public async addAclMember(@Request() req: ExRequest, @Path() acl_id: string, @Body() body: CreateAclMemberRequest): Promise<DataResponse<AclMemberDto>> {
-    return { data: await this.deps.acls.addMember(this.deps.em(), principalOf(req, 'acl_key').aclId, aclIdOf(acl_id), body.member) };
+    return { data: await this.deps.acls.addMember(principalOf(req, 'acl_key'), aclIdOf(acl_id), body.member) };
   }
 
   /**
@@ -150,7 +150,7 @@ export class AclsController extends Controller {
     @Body() body: UpdateAclMemberRequest,
   ): Promise<DataResponse<AclMemberDto>> {
     return {
-      data: await this.deps.acls.updateMember(this.deps.em(), principalOf(req, 'acl_key').aclId, aclIdOf(acl_id), member_id, body.member),
+      data: await this.deps.acls.updateMember(principalOf(req, 'acl_key'), aclIdOf(acl_id), member_id, body.member),
     };
   }
 
@@ -167,7 +167,7 @@ export class AclsController extends Controller {
     code: 'member_not_found',
   })
   public async deleteAclMember(@Request() req: ExRequest, @Path() acl_id: string, @Path() member_id: string): Promise<OkResponse> {
-    await this.deps.acls.removeMember(this.deps.em(), principalOf(req, 'acl_key').aclId, aclIdOf(acl_id), member_id);
+    await this.deps.acls.removeMember(principalOf(req, 'acl_key'), aclIdOf(acl_id), member_id);
     return { ok: true };
   }
 }

@@ -37,7 +37,7 @@ export function createApiServices(core: Core): ApiServices {
     mapEdit: new MapEditService(core.outbox),
     signatures: new SignatureService(core.outbox),
     structures: new StructureService(),
-    acls: new AclService(core.secrets.box, core.outbox),
+    acls: new AclService(dbOf(core.db.orm), core.secrets.box, core.outbox),
     admin: new AdminService(dbOf(core.db.orm), () => tokens.invalidate()),
     staticInfo: new StaticInfoService(core.db.orm),
     eventLog: new EventLogService(),

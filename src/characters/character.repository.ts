@@ -89,4 +89,14 @@ export class CharacterRepository {
     );
     return stored(row!);
   }
+
+  /**
+   * How a member is shown: a character's name, a corporation's or an alliance's ticker, taken from
+   * any known character of it; undefined when no character knows it.
+   */
+  async labelFor(db: Db, type: 'character' | 'corporation' | 'alliance', eveId: string): Promise<string | undefined> {
+    const column = { character: 'eve_id', corporation: 'corporation_id', alliance: 'alliance_id' }[type];
+    const label = { character: 'name', corporation: 'corporation_ticker', alliance: 'alliance_ticker' }[type];
+    return (await db.one<{ label: string | null }>(`select ${label} as label from characters where ${column} = ? limit 1`, [eveId]))?.label ?? undefined;
+  }
 }

@@ -329,9 +329,9 @@ describe('map data endpoints (spec 4.1)', () => {
     await record(carolMapId, ch.carolMain, at.threeDaysAgo, 1, 0, 0);
 
     // ACLs: two on map A, one on map B.
-    const friends = await p.acls.create(em(), mapId, { name: 'Friends', description: 'blues', owner_eve_id: ch.main.eve_id });
-    const corp = await p.acls.create(em(), mapId, { name: 'Corp', owner_eve_id: ch.loner.eve_id });
-    await p.acls.create(em(), mapIdB, { name: 'Other Map ACL', owner_eve_id: ch.other.eve_id });
+    const friends = await p.acls.create(mapId, { name: 'Friends', description: 'blues', owner_eve_id: ch.main.eve_id });
+    const corp = await p.acls.create(mapId, { name: 'Corp', owner_eve_id: ch.loner.eve_id });
+    await p.acls.create(mapIdB, { name: 'Other Map ACL', owner_eve_id: ch.other.eve_id });
     acl.friends = friends;
     acl.corp = corp;
     aclKey = friends.api_key;
