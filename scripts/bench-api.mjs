@@ -175,13 +175,14 @@ async function seed(env) {
   const { buildCore } = await import(pathToFileURL(path.join(ROOT, 'dist/core/core.js')).href);
   const { createApiServices } = await import(pathToFileURL(path.join(ROOT, 'dist/api/services.js')).href);
   const { importStaticData } = await import(pathToFileURL(path.join(ROOT, 'dist/static-data/sde-importer.js')).href);
+  const { dbOf } = await import(pathToFileURL(path.join(ROOT, 'dist/db/db.js')).href);
   const config = loadConfig({ ...env, REDIS_URL: '' });
   const core = await buildCore(config, { migrations: 'apply' });
   const platform = { orm: core.db.orm, ...createApiServices(core), close: () => core.close() };
   try {
     const shared = path.resolve(ROOT, '../shared/data/eve-static');
     const staticDir = process.env.BENCH_STATIC_DIR || (existsSync(shared) ? shared : path.join(ROOT, 'assets/eve-static-sample'));
-    const imported = await importStaticData(platform.orm, staticDir, {});
+    const imported = await importStaticData(dbOf(platform.orm), staticDir, {});
     log(`static data: ${imported.systems} systems from ${path.relative(ROOT, staticDir) || staticDir}`);
 
     const em = () => platform.orm.em.fork();

@@ -100,7 +100,7 @@ sde
   .action(async (opts: { from?: string }) => {
     const from = opts.from ?? defaultSdeSource();
     await withDatabase(async (core) => {
-      const result = await importStaticData(core.db.orm, from, { progress: (m) => process.stderr.write(`${m}\n`) });
+      const result = await importStaticData(dbOf(core.db.orm), from, { progress: (m) => process.stderr.write(`${m}\n`) });
       print(result);
     });
   });
@@ -209,7 +209,7 @@ program
         const from = opts.from ?? defaultSdeSource();
         process.stderr.write(`importing static data from ${from}\n`);
         try {
-          await importStaticData(core.db.orm, from, { progress: (m) => process.stderr.write(`  ${m}\n`) });
+          await importStaticData(dbOf(core.db.orm), from, { progress: (m) => process.stderr.write(`  ${m}\n`) });
         } catch (err) {
           // Offline first run: the demo still starts, on the sample; a source the user named must work.
           if (opts.from) throw err;
@@ -217,7 +217,7 @@ program
           process.stderr.write(
             `static data could not be read from ${from} (${cause}); using the small sample shipped with mapintel (20 systems). Import the full set later with: mapintel sde import --from DIR|URL\n`,
           );
-          await importStaticData(core.db.orm, SAMPLE_SDE_DIR, {});
+          await importStaticData(dbOf(core.db.orm), SAMPLE_SDE_DIR, {});
         }
       }
       const demo = await seedDemo({ orm: core.db.orm, ...services });

@@ -29,7 +29,8 @@ export interface ApiServices {
 }
 
 export function createApiServices(core: Core): ApiServices {
-  const tokens = new TokenService(() => core.db.orm.em.fork(), core.secrets.adminToken, core.metrics.tokenLookups);
+  const db = dbOf(core.db.orm);
+  const tokens = new TokenService(db, core.secrets.adminToken, core.metrics.tokenLookups);
   return {
     tokens,
     mapData: new MapDataService(),
@@ -37,10 +38,10 @@ export function createApiServices(core: Core): ApiServices {
     mapEdit: new MapEditService(core.outbox),
     signatures: new SignatureService(core.outbox),
     structures: new StructureService(),
-    acls: new AclService(dbOf(core.db.orm), core.secrets.box, core.outbox),
-    admin: new AdminService(dbOf(core.db.orm), () => tokens.invalidate()),
-    staticInfo: new StaticInfoService(core.db.orm),
-    eventLog: new EventLogService(),
-    characters: new CharactersService(dbOf(core.db.orm), core.config.characterApiDisabled),
+    acls: new AclService(db, core.secrets.box, core.outbox),
+    admin: new AdminService(db, () => tokens.invalidate()),
+    staticInfo: new StaticInfoService(db),
+    eventLog: new EventLogService(db),
+    characters: new CharactersService(db, core.config.characterApiDisabled),
   };
 }

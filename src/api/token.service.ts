@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Db } from '../db/db.js';
 import type { Counter } from 'prom-client';
 import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../crypto.js';
 import { UnauthorizedError } from '../errors.js';
@@ -60,7 +60,7 @@ export class TokenService {
   private readonly known = new BoundedCache<true>(KNOWN_TTL_MS, CACHE_MAX);
 
   constructor(
-    private readonly em: () => EntityManager,
+    private readonly db: Db,
     private readonly adminToken: string | undefined,
     /** Counts the resolutions that needed the database. */
     private readonly lookups?: Counter,
@@ -147,21 +147,15 @@ export class TokenService {
     if (hit) return hit;
     if (this.unknown.get(hash, now)) return null;
     this.lookups?.inc();
-    const conn = this.em().getConnection();
-    const mapKeys = await conn.execute<{ id: string; map_id: string; character_id: string; key_hash: string }[]>(
+    let principal: KeyPrincipal | null = null;
+    const mk = await this.db.one<{ id: string; map_id: string; character_id: string; key_hash: string }>(
       'select id, map_id, character_id, key_hash from map_api_keys where key_hash = ? and revoked_at is null',
       [hash],
     );
-    let principal: KeyPrincipal | null = null;
-    const mk = mapKeys[0];
     if (mk && safeEqual(mk.key_hash, hash)) {
       principal = { kind: 'map_key', keyId: mk.id, mapId: mk.map_id, characterId: mk.character_id };
     } else {
-      const acls = await conn.execute<{ id: string; api_key_hash: string }[]>(
-        'select id, api_key_hash from acls where api_key_hash = ?',
-        [hash],
-      );
-      const acl = acls[0];
+      const acl = await this.db.one<{ id: string; api_key_hash: string }>('select id, api_key_hash from acls where api_key_hash = ?', [hash]);
       if (acl && safeEqual(acl.api_key_hash, hash)) principal = { kind: 'acl_key', aclId: acl.id };
     }
     if (principal) {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Kysely } from '@mikro-orm/postgresql';
 import type { Orm } from './orm.js';
 
 /**
@@ -21,6 +22,11 @@ export interface Db {
    * handle that is already in a transaction, it joins that transaction.
    */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * A typed query builder (Kysely, over the same connection and transaction) for code whose table
+   * types are declared, such as the static data.
+   */
+  kysely<Schema>(): Kysely<Schema>;
   /** True on the handle of a transaction. */
   readonly inTransaction: boolean;
   /** The EntityManager under this handle (the outbox appends through it). */
@@ -59,6 +65,11 @@ class Handle implements Db {
 
   async one<T extends object>(text: string, params: readonly unknown[] = []): Promise<T | undefined> {
     return (await this.all<T>(text, params))[0];
+  }
+
+  kysely<Schema>(): Kysely<Schema> {
+    this.guard();
+    return this.em.getKysely<Schema>() as unknown as Kysely<Schema>;
   }
 
   async run(text: string, params: readonly unknown[] = []): Promise<number> {

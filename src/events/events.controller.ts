@@ -51,7 +51,7 @@ export class EventsController extends Controller {
     const em = this.deps.em();
     const map = await resolveMapPath(em, principalOf(req, 'map_key'), map_id);
     const pageSize = limit ?? 100;
-    const data = await this.deps.eventLog.list(em, map.id, afterId, pageSize);
+    const data = await this.deps.eventLog.list(map.id, afterId, pageSize);
     return { data, next_after: data.length === pageSize ? data.at(-1)!.id : null };
   }
 }

@@ -1,14 +1,14 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Db } from '../db/db.js';
 import type { EventEnvelope } from './envelope.js';
 import type { EventType } from './outbox.js';
 
 /** The event log in PostgreSQL, for polling clients and for resync after a stream reset. */
 export class EventLogService {
+  constructor(private readonly db: Db) {}
+
   /** Events of a map with an id, after `after` (exclusive), oldest first. */
-  async list(em: EntityManager, mapId: string, after: string | undefined, limit: number): Promise<EventEnvelope[]> {
-    const rows = await em.getConnection().execute<
-      { event_id: string; type: EventType; map_id: string; created_ms: string; payload: Record<string, unknown> }[]
-    >(
+  async list(mapId: string, after: string | undefined, limit: number): Promise<EventEnvelope[]> {
+    const rows = await this.db.all<{ event_id: string; type: EventType; map_id: string; created_ms: string; payload: Record<string, unknown> }>(
       `select event_id, type, map_id, (extract(epoch from created_at) * 1000)::bigint as created_ms, payload
        from map_events where map_id = ? and event_id is not null ${after ? 'and event_id > ?' : ''}
        order by event_id limit ?`,

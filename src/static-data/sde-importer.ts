@@ -2,7 +2,7 @@
  * The static data importer: reads a source, derives the `solar_systems` rows and upserts them all in one
  * transaction. Running it again with the same data changes nothing but rewrites the rows (idempotent).
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Db } from '../db/db.js';
 import { deriveSolarSystems, type SolarSystemRow } from './sde-derive.js';
 import { loadStaticData, openStaticDataSource } from './sde-source.js';
 
@@ -38,7 +38,7 @@ const MAX_BATCH_SIZE = Math.floor(65535 / 19);
  * SDE CSVs) into `solar_systems`. The whole source is read and validated before the single transaction
  * starts, so a missing file or malformed row throws (StaticDataError, naming file and line) and writes nothing.
  */
-export async function importStaticData(orm: MikroORM, from: string, opts: ImportOptions = {}): Promise<ImportResult> {
+export async function importStaticData(database: Db, from: string, opts: ImportOptions = {}): Promise<ImportResult> {
   const started = performance.now();
   const progress = opts.progress ?? (() => {});
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
@@ -51,8 +51,8 @@ export async function importStaticData(orm: MikroORM, from: string, opts: Import
   const rows = deriveSolarSystems(await loadStaticData(source));
   progress(`read ${rows.length} systems`);
 
-  const { inserted, updated } = await orm.em.fork().transactional(async (em) => {
-    const db = em.getKysely<StaticDataDb>();
+  const { inserted, updated } = await database.transaction(async (tx) => {
+    const db = tx.kysely<StaticDataDb>();
     const existing = new Set(
       (await db.selectFrom('solar_systems').select('solar_system_id').execute()).map((r) => r.solar_system_id),
     );

@@ -1,5 +1,5 @@
 /** Read side of the static system data (spec 4.2 `GET /api/common/system-static-info`). */
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Db } from '../db/db.js';
 import type { StaticDataDb } from './sde-importer.js';
 import type { SystemStaticInfoDto } from './static-info.dto.js';
 
@@ -7,14 +7,13 @@ const INT4_MIN = -2_147_483_648;
 const INT4_MAX = 2_147_483_647;
 
 export class StaticInfoService {
-  constructor(private readonly orm: MikroORM) {}
+  constructor(private readonly db: Db) {}
 
   /** The static information of one solar system, or null when the id is unknown (or not an int4). */
   async getSystemStaticInfo(solarSystemId: number): Promise<SystemStaticInfoDto | null> {
     if (!Number.isInteger(solarSystemId) || solarSystemId < INT4_MIN || solarSystemId > INT4_MAX) return null;
-    const row = await this.orm.em
-      .fork()
-      .getKysely<StaticDataDb>()
+    const row = await this.db
+      .kysely<StaticDataDb>()
       .selectFrom('solar_systems')
       .select([
         'solar_system_id',
@@ -43,9 +42,8 @@ export class StaticInfoService {
 
   /** Number of solar systems imported (0 before the first import). */
   async count(): Promise<number> {
-    const { n } = await this.orm.em
-      .fork()
-      .getKysely<StaticDataDb>()
+    const { n } = await this.db
+      .kysely<StaticDataDb>()
       .selectFrom('solar_systems')
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow();

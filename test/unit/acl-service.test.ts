@@ -19,6 +19,9 @@ const fakeDb: Db = {
   one: async () => undefined,
   run: async () => 0,
   transaction: async (fn) => fn(fakeDb),
+  kysely: () => {
+    throw new Error('not used by the ACL service');
+  },
   inTransaction: true,
   em: {} as EntityManager,
 };
