@@ -8,7 +8,7 @@ NODE_DEP := .node/node_modules/.bin/node
 endif
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help node install build run serve test typecheck lint check tsoa migrate sde-import bench-api bench-events clean
+.PHONY: help node install build run serve test typecheck lint format check tsoa migrate sde-import bench-api bench-events clean
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -46,8 +46,11 @@ typecheck: install ## type-check src and tests without emitting
 lint: install ## ESLint with type-aware rules
 	npm run --silent lint
 
-check: build typecheck lint ## typecheck, lint and every test
-	node scripts/run-tests.mjs
+format: install ## format src, test and scripts with Prettier
+	npm run --silent format
+
+check: build ## formatting, typecheck, lint, import circles, then every test
+	npm run --silent check
 
 test: build ## run every test tier against the machine's PostgreSQL and Redis
 	node scripts/run-tests.mjs
