@@ -22,6 +22,7 @@ import { MemoryTransport, RedisStreamTransport, type EventTransport } from './ev
 import { EventRelay } from './events/relay.js';
 import { EventLogService } from './events/events.service.js';
 import { notifierOf } from './events/notifier.js';
+import { databaseTimeouts } from './db/pg-options.js';
 
 export type Redis = RedisClientType<any, any, any, any, any>;
 
@@ -86,7 +87,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
       closers.push(() => embedded!.stop());
       databaseUrl = embedded.url;
     }
-    const orm = await initOrm({ databaseUrl, schema: config.databaseSchema, poolMax: config.databasePoolMax });
+    const orm = await initOrm({ databaseUrl, schema: config.databaseSchema, poolMax: config.databasePoolMax, timeouts: databaseTimeouts(config) });
     closers.push(() => orm.close(true));
     if (opts.migrate) {
       const applied = await migrate(orm);
@@ -124,6 +125,7 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
       ? new EventRelay({
           databaseUrl,
           schema: config.databaseSchema,
+          timeouts: databaseTimeouts(config),
           transport,
           log: log.child({ component: 'relay' }),
           metrics,

@@ -1,9 +1,9 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import pg from 'pg';
 import { ALL_ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { installCommitNotifier } from '../events/notifier.js';
+import { pgClient, pgConnectionOptions, type DatabaseTimeouts } from './pg-options.js';
 
 export type Orm = MikroORM;
 
@@ -11,6 +11,8 @@ export interface OrmSettings {
   databaseUrl: string;
   schema: string;
   poolMax: number;
+  /** Connect, query and lock deadlines; the documented defaults when left out. */
+  timeouts?: DatabaseTimeouts;
   debug?: boolean;
 }
 
@@ -18,12 +20,10 @@ export interface OrmSettings {
 export function ormOptions(s: OrmSettings): Options {
   return {
     clientUrl: s.databaseUrl,
-    driverOptions: {
-      // A database that accepts TCP but never answers is unreachable too: give up connecting (→ 503).
-      connectionTimeoutMillis: 5_000,
-      // search_path per connection keeps every query and migration unqualified (tests use one schema each).
-      ...(s.schema === 'public' ? {} : { options: `-c search_path=${s.schema},public` }),
-    },
+    // A database that accepts TCP but never answers is unreachable too: connects and queries have
+    // deadlines (→ 503). search_path per connection keeps every query and migration unqualified
+    // (tests use one schema each).
+    driverOptions: pgConnectionOptions(s.timeouts, s.schema === 'public' ? undefined : `-c search_path=${s.schema},public`),
     entities: ALL_ENTITIES,
     extensions: [Migrator],
     pool: { min: 0, max: s.poolMax, idleTimeoutMillis: 30_000 },
@@ -43,9 +43,11 @@ export function ormOptions(s: OrmSettings): Options {
 }
 
 /** Creates the schema when it is not `public` (tests isolate by schema). */
-export async function ensureSchema(databaseUrl: string, schema: string): Promise<void> {
+export async function ensureSchema(databaseUrl: string, schema: string, timeouts?: DatabaseTimeouts): Promise<void> {
   if (schema === 'public') return;
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = pgClient(databaseUrl, timeouts);
+  // A dropped connection also rejects the query in flight; the event alone must not crash the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -55,7 +57,7 @@ export async function ensureSchema(databaseUrl: string, schema: string): Promise
 }
 
 export async function initOrm(s: OrmSettings): Promise<Orm> {
-  await ensureSchema(s.databaseUrl, s.schema);
+  await ensureSchema(s.databaseUrl, s.schema, s.timeouts);
   const orm = await MikroORM.init(ormOptions(s));
   installCommitNotifier(orm);
   return orm;

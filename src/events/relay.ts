@@ -3,6 +3,7 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { nextEventId, type EventEnvelope } from './envelope.js';
 import type { EventTransport } from './transport.js';
+import { DeadlineClient, pgConnectionOptions, type DatabaseTimeouts } from '../db/pg-options.js';
 import type { EventType } from './outbox.js';
 
 export const NOTIFY_CHANNEL = 'mapintel_events';
@@ -11,6 +12,8 @@ export interface RelayOptions {
   databaseUrl: string;
   /** search_path schema (tests isolate by schema). */
   schema: string;
+  /** Connect and query deadlines of its connections; the documented defaults when left out. */
+  timeouts?: DatabaseTimeouts;
   transport: EventTransport;
   log: Logger;
   metrics?: Metrics;
@@ -59,7 +62,7 @@ export class EventRelay {
   private failures = 0;
 
   constructor(private readonly opts: RelayOptions) {
-    this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, options: poolOptions(opts.schema) });
+    this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, ...pgConnectionOptions(opts.timeouts, poolOptions(opts.schema)) });
     this.pool.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay pool error'));
     // pg-pool detaches its listener from a checked-out client: a connection dropped mid-transaction
     // would emit an unhandled 'error' and crash the process. The query in flight rejects on its own.
@@ -132,7 +135,8 @@ export class EventRelay {
   /** Connects the session (advisory locks + LISTEN) and takes every free partition. */
   private async ensureSession(): Promise<void> {
     if (!this.session) {
-      const client = new pg.Client({ connectionString: this.opts.databaseUrl, options: searchPath(this.opts.schema) });
+      // Idle by design: keepalive notices a vanished peer; only its own queries have a deadline.
+      const client = new DeadlineClient({ connectionString: this.opts.databaseUrl, ...pgConnectionOptions(this.opts.timeouts, searchPath(this.opts.schema)) });
       client.on('error', (err) => {
         this.opts.log.warn({ err: { message: err.message } }, 'relay session lost');
         if (this.session === client) {

@@ -167,6 +167,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://maps.example.org' }).publicBaseUrl).toBe('https://maps.example.org');
   });
 
+  it('reads the database deadlines: 15 s query, 5 s connect and lock, 60 s idle in transaction by default; 0 switches all but connect off', () => {
+    expect(loadConfig({})).toMatchObject({
+      databaseQueryTimeoutMs: 15_000,
+      databaseConnectTimeoutMs: 5000,
+      databaseLockTimeoutMs: 5000,
+      databaseIdleInTransactionTimeoutMs: 60_000,
+    });
+    const off = { DATABASE_QUERY_TIMEOUT_MS: '0', DATABASE_LOCK_TIMEOUT_MS: '0', DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0' };
+    expect(loadConfig(off)).toMatchObject({ databaseQueryTimeoutMs: 0, databaseLockTimeoutMs: 0, databaseIdleInTransactionTimeoutMs: 0 });
+    expect(problemsOf({ DATABASE_CONNECT_TIMEOUT_MS: '0', DATABASE_QUERY_TIMEOUT_MS: '-1' })).toEqual([
+      'DATABASE_CONNECT_TIMEOUT_MS must be an integer from 100 to 600000 (got "0")',
+      'DATABASE_QUERY_TIMEOUT_MS must be an integer from 0 to 86400000 (got "-1")',
+    ]);
+  });
+
   it('parses booleans: true/1/yes/on and false/0/no/off, in any case', () => {
     for (const v of ['true', 'TRUE', '1', 'yes', 'On', ' true ']) {
       expect(loadConfig({ SERVICE_SSE_ENABLED: v }).sseEnabled, v).toBe(true);
