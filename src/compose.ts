@@ -23,8 +23,12 @@ import { EventRelay } from './events/relay.js';
 import { EventLogService } from './events/events.service.js';
 import { notifierOf } from './events/notifier.js';
 import { databaseTimeouts } from './db/pg-options.js';
+import { passesWithin } from './deadline.js';
 
 export type Redis = RedisClientType<any, any, any, any, any>;
+
+/** Deadline of each /readyz check: a probe waits about 1 s, and a stalled dependency is not ready. */
+const READY_CHECK_MS = 500;
 
 /** Everything a process runs on, built in order by compose() and closed in reverse by close(). */
 export interface Platform {
@@ -174,17 +178,8 @@ export async function compose(config: Config, opts: ComposeOptions = {}): Promis
       eventLog,
       checkReady: async () => {
         await pool();
-        const database = await orm.em
-          .getConnection()
-          .execute('select 1')
-          .then(() => true)
-          .catch(() => false);
-        const redisOk = redis
-          ? await redis
-              .ping()
-              .then(() => true)
-              .catch(() => false)
-          : null;
+        // Each check has its own deadline and they run side by side: /readyz answers within 1 s.
+        const [database, redisOk] = await Promise.all([passesWithin(orm.em.getConnection().execute('select 1'), READY_CHECK_MS), redis ? passesWithin(redis.ping(), READY_CHECK_MS) : null]);
         return { database, redis: redisOk };
       },
     };
