@@ -108,7 +108,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'SERVICE_MAX_BODY_BYTES', meaning: 'Largest accepted request body; larger bodies get 413', default: '1048576', unit: 'bytes' },
   {
     name: 'SERVICE_SHUTDOWN_TIMEOUT_MS',
-    meaning: 'How long SIGTERM waits for in-flight requests before closing connections',
+    meaning: 'How long SIGTERM may take: in-flight requests finish, then the relay and the pools close (closing gets at least 1 s); connections still open after that are dropped',
     default: '10000',
     unit: 'milliseconds',
   },

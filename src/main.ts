@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Config } from './config.js';
 import { compose, type Platform } from './compose.js';
 import { createApp } from './app.js';
+import { closeWithin } from './shutdown.js';
 
 export interface Server {
   platform: Platform;
@@ -34,6 +35,7 @@ export async function startServer(config: Config, opts: { platform?: Platform } 
     url,
     shutdown() {
       stopping ??= (async () => {
+        const closeBy = Date.now() + config.shutdownTimeoutMs;
         platform.log.info('shutting down: draining in-flight requests');
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
@@ -41,7 +43,7 @@ export async function startServer(config: Config, opts: { platform?: Platform } 
         timer.unref();
         await closed;
         clearTimeout(timer);
-        await platform.close();
+        await closeWithin(platform, closeBy);
         platform.log.info('stopped');
       })();
       return stopping;
