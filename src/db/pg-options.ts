@@ -140,10 +140,11 @@ export class DeadlineClient extends pg.Client {
   private readonly closeGraceMs: number;
 
   constructor(config: DeadlineClientConfig = {}) {
-    const { queryDeadlineMs = 0, closeGraceMs = 5000, ...pgConfig } = config;
-    super(pgConfig);
-    this.queryDeadlineMs = queryDeadlineMs;
-    this.closeGraceMs = closeGraceMs;
+    // The config goes on as it is: pg-pool hands its clients options whose password is not enumerable,
+    // so a copy ({ ...config }) would lose it. pg ignores the two keys of ours.
+    super(config);
+    this.queryDeadlineMs = config.queryDeadlineMs ?? 0;
+    this.closeGraceMs = config.closeGraceMs ?? 5000;
   }
 
   override connect(): Promise<pg.Client>;
