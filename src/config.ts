@@ -38,6 +38,31 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'DATABASE_POOL_MAX', meaning: 'Maximum PostgreSQL connections per process', default: '10', unit: 'connections' },
   {
+    name: 'DATABASE_CONNECT_TIMEOUT_MS',
+    meaning: 'How long opening a PostgreSQL connection, or waiting for a free one in the pool, may take before the request answers 503',
+    default: '5000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'DATABASE_QUERY_TIMEOUT_MS',
+    meaning:
+      'Deadline of every query: PostgreSQL cancels a statement shortly before it (statement_timeout), and a connection that has not answered by then is dropped and replaced; the request answers 503. 0 switches both off',
+    default: '15000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'DATABASE_LOCK_TIMEOUT_MS',
+    meaning: 'Longest wait of a statement for a row or table lock (lock_timeout) before it fails with 503; 0 leaves it to the query deadline',
+    default: '5000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+    meaning: 'PostgreSQL ends a session left this long in an open transaction without a statement, releasing its locks (idle_in_transaction_session_timeout); 0 switches it off',
+    default: '60000',
+    unit: 'milliseconds',
+  },
+  {
     name: 'DATABASE_SCHEMA',
     meaning: 'PostgreSQL schema holding the tables (tests use one per file)',
     default: 'public',
@@ -49,7 +74,12 @@ export const SETTINGS: readonly Setting[] = [
     default: './data',
     unit: 'path',
   },
-  { name: 'EMBEDDED_PG_PORT', meaning: 'Port of the embedded PostgreSQL (loopback only)', default: '54329', unit: 'port' },
+  {
+    name: 'EMBEDDED_PG_PORT',
+    meaning: 'Port of the embedded PostgreSQL (loopback only); below 32768, where no system hands out ports to outgoing connections',
+    default: '25432',
+    unit: 'port',
+  },
   {
     name: 'REDIS_URL',
     meaning: 'Redis connection string; when unset rate limits and the event transport run in-process (single process only)',
@@ -98,7 +128,7 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: 'SERVICE_SHUTDOWN_TIMEOUT_MS',
-    meaning: 'How long SIGTERM waits for in-flight requests before closing connections',
+    meaning: 'How long SIGTERM may take: in-flight requests finish, then the relay and the pools close (closing gets at least 1 s); connections still open after that are dropped',
     default: '10000',
     unit: 'milliseconds',
   },
@@ -135,6 +165,10 @@ export interface Config {
   publicBaseUrl: string;
   databaseUrl: string | undefined;
   databasePoolMax: number;
+  databaseConnectTimeoutMs: number;
+  databaseQueryTimeoutMs: number;
+  databaseLockTimeoutMs: number;
+  databaseIdleInTransactionTimeoutMs: number;
   databaseSchema: string;
   dataDir: string;
   embeddedPgPort: number;
@@ -226,6 +260,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicBaseUrl: optional('PUBLIC_BASE_URL') ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`,
     databaseUrl,
     databasePoolMax: int('DATABASE_POOL_MAX', 1, 1000),
+    databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 100, 600_000),
+    databaseQueryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 0, 86_400_000),
+    databaseLockTimeoutMs: int('DATABASE_LOCK_TIMEOUT_MS', 0, 86_400_000),
+    databaseIdleInTransactionTimeoutMs: int('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 0, 86_400_000),
     databaseSchema: schema,
     dataDir: raw('DATA_DIR'),
     embeddedPgPort: int('EMBEDDED_PG_PORT', 1, 65535),

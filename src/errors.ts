@@ -82,13 +82,18 @@ const CONNECTION_CODES = new Set([
   '08004',
   '08006',
   '53300', // too_many_connections
+  // A database that does not answer in time is unavailable, not broken: retry later.
+  '57014', // query_canceled (statement_timeout)
+  '55P03', // lock_not_available (lock_timeout)
+  '25P03', // idle_in_transaction_session_timeout
+  'query_deadline_exceeded', // QueryDeadlineError: no answer at all, connection dropped (src/db/pg-options.ts)
 ]);
 
 function findCode(err: unknown, depth = 0): string | undefined {
   if (!err || typeof err !== 'object' || depth > 4) return undefined;
   const e = err as { code?: unknown; cause?: unknown; errors?: unknown; message?: unknown };
   if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return e.code;
-  if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|The client is closed|The client is offline|Socket closed unexpectedly/i.test(e.message)) {
+  if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|The client is closed|The client is offline|Socket closed unexpectedly/i.test(e.message)) {
     return 'ECONNREFUSED';
   }
   if (Array.isArray(e.errors)) {

@@ -5,6 +5,7 @@ import type { Role, RoleHandle } from './roles/role.js';
 import { ROLES } from './roles/registry.js';
 import { startOpsServer, type OpsServer } from './ops/ops.server.js';
 import { apiRole, type ApiHandle } from './api/api.role.js';
+import { closeWithin } from './shutdown.js';
 
 /** A running `mapintel serve`: the core, its roles and the ops port. */
 export interface Serving {
@@ -35,12 +36,22 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Se
   const shutdown = () => {
     stopping ??= (async () => {
       const log = core.log;
+      const closeBy = Date.now() + config.shutdownTimeoutMs;
       ops?.drain();
       const started = [...roles.values()].reverse();
       for (const r of started) await r.stopAccepting().catch((err: Error) => log.warn({ err: { message: err.message } }, 'stop accepting failed'));
-      for (const r of started) await r.stop().catch((err: Error) => log.warn({ err: { message: err.message } }, 'role stop failed'));
-      await ops?.close();
-      await core.close();
+      // A database that stopped answering must not hold the exit: what is left of the window bounds the rest.
+      await closeWithin(
+        {
+          log,
+          async close() {
+            for (const r of started) await r.stop().catch((err: Error) => log.warn({ err: { message: err.message } }, 'role stop failed'));
+            await ops?.close();
+            await core.close();
+          },
+        },
+        closeBy,
+      );
       log.info('stopped');
     })();
     return stopping;

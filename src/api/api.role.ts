@@ -4,6 +4,7 @@ import type { Core } from '../core/core.js';
 import { runReadiness } from '../core/readiness.js';
 import type { Role, RoleHandle } from '../roles/role.js';
 import { createApp } from '../app.js';
+import { databaseTimeouts } from '../db/pg-options.js';
 import { pruneKills } from '../maps/kill-retention.js';
 import { serverTimeouts } from '../server-timeouts.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';
@@ -52,6 +53,7 @@ export const apiRole: Role<ApiHandle> = {
       ? new EventRelay({
           databaseUrl: core.db.url,
           schema: config.databaseSchema,
+          timeouts: databaseTimeouts(config),
           publisher: core.events.publisher,
           log: log.child({ component: 'relay' }),
           metrics: core.metrics,

@@ -3,6 +3,7 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { initOrm, type Orm } from '../db/orm.js';
 import { startEmbeddedPostgres } from '../db/embedded.js';
+import { databaseTimeouts } from '../db/pg-options.js';
 
 /** The process's PostgreSQL: the configured one, or the embedded default started for it. */
 export interface Database {
@@ -31,7 +32,7 @@ export async function openDatabase(config: Config, log: Logger, metrics: Metrics
   }
   let orm: Orm;
   try {
-    orm = await initOrm({ databaseUrl: url, schema: config.databaseSchema, poolMax: config.databasePoolMax });
+    orm = await initOrm({ databaseUrl: url, schema: config.databaseSchema, poolMax: config.databasePoolMax, timeouts: databaseTimeouts(config) });
   } catch (err) {
     await stopEmbedded?.().catch(() => undefined);
     throw err;

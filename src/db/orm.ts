@@ -1,7 +1,7 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
+import { DEFAULT_DATABASE_TIMEOUTS, pgClient, pgConnectionOptions, type DatabaseTimeouts } from './pg-options.js';
 
 export type Orm = MikroORM;
 
@@ -9,6 +9,8 @@ export interface OrmSettings {
   databaseUrl: string;
   schema: string;
   poolMax: number;
+  /** Connect, query and lock deadlines; the documented defaults when left out. */
+  timeouts?: DatabaseTimeouts;
   debug?: boolean;
 }
 
@@ -16,12 +18,10 @@ export interface OrmSettings {
 export function ormOptions(s: OrmSettings): Options {
   return {
     clientUrl: s.databaseUrl,
-    driverOptions: {
-      // A database that accepts TCP but never answers is unreachable too: give up connecting (→ 503).
-      connectionTimeoutMillis: 5_000,
-      // search_path per connection keeps every query and migration unqualified (tests use one schema each).
-      ...(s.schema === 'public' ? {} : { options: `-c search_path=${s.schema},public` }),
-    },
+    // A database that accepts TCP but never answers is unreachable too: connects and queries have
+    // deadlines (→ 503). search_path per connection keeps every query and migration unqualified
+    // (tests use one schema each).
+    driverOptions: pgConnectionOptions(s.timeouts, s.schema === 'public' ? undefined : `-c search_path=${s.schema},public`),
     // SQL first (docs/decisions/0001-sql-first.md): no entities; the migrations are the schema.
     entities: [],
     discovery: { warnWhenNoEntities: false },
@@ -43,9 +43,11 @@ export function ormOptions(s: OrmSettings): Options {
 }
 
 /** Creates the schema when it is not `public` (tests isolate by schema). */
-export async function ensureSchema(databaseUrl: string, schema: string): Promise<void> {
+export async function ensureSchema(databaseUrl: string, schema: string, timeouts?: DatabaseTimeouts): Promise<void> {
   if (schema === 'public') return;
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = pgClient(databaseUrl, timeouts);
+  // A dropped connection also rejects the query in flight; the event alone must not crash the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -55,7 +57,7 @@ export async function ensureSchema(databaseUrl: string, schema: string): Promise
 }
 
 export async function initOrm(s: OrmSettings): Promise<Orm> {
-  await ensureSchema(s.databaseUrl, s.schema);
+  await ensureSchema(s.databaseUrl, s.schema, s.timeouts);
   return MikroORM.init(ormOptions(s));
 }
 
@@ -65,7 +67,9 @@ export async function initOrm(s: OrmSettings): Promise<Orm> {
  */
 export async function migrate(orm: Orm): Promise<string[]> {
   // A connection outside the ORM's pool: holding one of a pool of 1 would starve the migrator.
-  const session = new pg.Client({ connectionString: orm.config.get('clientUrl'), ...(orm.config.get('driverOptions') as pg.ClientConfig) });
+  // Waiting for another process's migrations may take long: no query or lock deadline on this wait.
+  const session = pgClient(orm.config.get('clientUrl')!, { ...DEFAULT_DATABASE_TIMEOUTS, queryTimeoutMs: 0, lockTimeoutMs: 0 });
+  session.on('error', () => undefined);
   const key = `mapintel-migrate:${orm.config.get('migrations').tableName ?? ''}`;
   await session.connect();
   try {

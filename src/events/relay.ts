@@ -6,11 +6,14 @@ import type { EventPublisher } from './transport/types.js';
 import { NOTIFY_CHANNEL } from './outbox.js';
 import { Alarm } from './alarm.js';
 import type { EventType } from './catalog.js';
+import { DeadlineClient, pgConnectionOptions, type DatabaseTimeouts } from '../db/pg-options.js';
 
 export interface RelayOptions {
   databaseUrl: string;
   /** search_path schema (tests isolate by schema). */
   schema: string;
+  /** Connect and query deadlines of its connections; the documented defaults when left out. */
+  timeouts?: DatabaseTimeouts;
   /** Where events go: Redis Streams, or the in-process store without REDIS_URL. */
   publisher: EventPublisher;
   log: Logger;
@@ -65,7 +68,7 @@ export class EventRelay {
   private failures = 0;
 
   constructor(private readonly opts: RelayOptions) {
-    this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, options: poolOptions(opts.schema) });
+    this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, ...pgConnectionOptions(opts.timeouts, poolOptions(opts.schema)) });
     this.pool.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay pool error'));
     // pg-pool detaches its listener from a checked-out client: a connection dropped mid-transaction
     // would emit an unhandled 'error' and crash the process. The query in flight rejects on its own.
@@ -131,7 +134,8 @@ export class EventRelay {
   /** Connects the session (advisory locks + LISTEN) and takes every free partition. */
   private async ensureSession(): Promise<void> {
     if (!this.session) {
-      const client = new pg.Client({ connectionString: this.opts.databaseUrl, options: searchPath(this.opts.schema) });
+      // Idle by design: keepalive notices a vanished peer; only its own queries have a deadline.
+      const client = new DeadlineClient({ connectionString: this.opts.databaseUrl, ...pgConnectionOptions(this.opts.timeouts, searchPath(this.opts.schema)) });
       client.on('error', (err) => {
         this.opts.log.warn({ err: { message: err.message } }, 'relay session lost');
         if (this.session === client) {

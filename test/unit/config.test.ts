@@ -97,6 +97,12 @@ describe('SETTINGS', () => {
 });
 
 describe('loadConfig', () => {
+  it('puts the embedded PostgreSQL below every range systems hand to outgoing connections by default', () => {
+    // Linux 32768-60999, macOS and Windows 49152-65535: a port in there can be taken at any moment by
+    // some program's connection, and the embedded server would fail to start now and then.
+    expect(loadConfig({}).embeddedPgPort).toBeLessThan(32768);
+  });
+
   it('uses the documented defaults when nothing is set', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
@@ -107,7 +113,7 @@ describe('loadConfig', () => {
       databasePoolMax: 10,
       databaseSchema: 'public',
       dataDir: './data',
-      embeddedPgPort: 54329,
+      embeddedPgPort: 25432,
       redisUrl: undefined,
       redisKeyPrefix: 'mapintel:',
       adminToken: undefined,
@@ -166,6 +172,21 @@ describe('loadConfig', () => {
       logLevel: 'debug',
     });
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://maps.example.org' }).publicBaseUrl).toBe('https://maps.example.org');
+  });
+
+  it('reads the database deadlines: 15 s query, 5 s connect and lock, 60 s idle in transaction by default; 0 switches all but connect off', () => {
+    expect(loadConfig({})).toMatchObject({
+      databaseQueryTimeoutMs: 15_000,
+      databaseConnectTimeoutMs: 5000,
+      databaseLockTimeoutMs: 5000,
+      databaseIdleInTransactionTimeoutMs: 60_000,
+    });
+    const off = { DATABASE_QUERY_TIMEOUT_MS: '0', DATABASE_LOCK_TIMEOUT_MS: '0', DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0' };
+    expect(loadConfig(off)).toMatchObject({ databaseQueryTimeoutMs: 0, databaseLockTimeoutMs: 0, databaseIdleInTransactionTimeoutMs: 0 });
+    expect(problemsOf({ DATABASE_CONNECT_TIMEOUT_MS: '0', DATABASE_QUERY_TIMEOUT_MS: '-1' })).toEqual([
+      'DATABASE_CONNECT_TIMEOUT_MS must be an integer from 100 to 600000 (got "0")',
+      'DATABASE_QUERY_TIMEOUT_MS must be an integer from 0 to 86400000 (got "-1")',
+    ]);
   });
 
   it('parses booleans: true/1/yes/on and false/0/no/off, in any case', () => {
