@@ -1,0 +1,156 @@
+/**
+ * Fan-out of one process's live read (the event tail) to its stream connections. Each event's frame
+ * is built once (per wire profile) and written to every connection of its map that wants it.
+ *
+ * The seam with backfill: a connection joins while still backfilling; live events of its map are
+ * queued for it meanwhile, and when its backfill is written the queue is flushed, skipping ids it has
+ * already sent. Nothing is lost between the two and nothing is sent twice.
+ */
+import type { EventEnvelope } from '../events/envelope.js';
+import type { EventTail } from '../events/transport/types.js';
+import { matchesFilter, type EventFilter } from '../events/event-filter.js';
+import { eventFrame } from './sse-frames.js';
+
+/** One client connection as the hub sees it. */
+export interface StreamSink {
+  readonly mapId: string;
+  readonly filter: EventFilter;
+  /** Clients of the reference server: `event:` line and `timestamp` (see sse-frames.ts). */
+  readonly compat: boolean;
+  /** Writes one whole frame. */
+  write(frame: string): void;
+  /** Bytes written but not yet sent to the client. */
+  bufferedBytes(): number;
+  /** Ends the connection (the client resumes with its last id). */
+  close(reason: 'slow_consumer' | 'resync_failed' | 'shutdown' | 'revoked'): void;
+}
+
+interface Member {
+  sink: StreamSink;
+  /** Id of the last event sent (or known to the client), for de-duplication at the seam. */
+  lastId: string | null;
+  /** Live events that arrived during backfill; null once live. */
+  queue: EventEnvelope[] | null;
+}
+
+export interface HubOptions {
+  /** A connection whose unsent bytes pass this is closed (decisions §6: 1 MiB). */
+  maxBufferedBytes: number;
+  /** The tail may have missed events: the owner backfills the connection again from its last id. */
+  onResync: (sink: StreamSink, lastId: string | null) => void;
+  onDelivered?: (count: number) => void;
+  onSlowConsumer?: () => void;
+}
+
+export class StreamHub {
+  private readonly byMap = new Map<string, Set<Member>>();
+  private readonly members = new Map<StreamSink, Member>();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly tail: EventTail,
+    private readonly opts: HubOptions,
+  ) {}
+
+  start(): void {
+    this.unsubscribe ??= this.tail.subscribe({ event: (e) => this.deliver(e), resync: () => this.resyncAll() });
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  /** Connections in this process. */
+  size(): number {
+    return this.members.size;
+  }
+
+  /** Every connection (for shutdown and revocation). */
+  sinks(): StreamSink[] {
+    return [...this.members.keys()];
+  }
+
+  /** Adds a connection that is about to backfill from `lastId`; live events are queued for it. */
+  join(sink: StreamSink, lastId: string | null): void {
+    const member: Member = { sink, lastId, queue: [] };
+    this.members.set(sink, member);
+    let set = this.byMap.get(sink.mapId);
+    if (!set) {
+      set = new Set();
+      this.byMap.set(sink.mapId, set);
+    }
+    set.add(member);
+  }
+
+  /** Records a backfilled event as sent (the owner wrote its frame). */
+  sent(sink: StreamSink, id: string): void {
+    const m = this.members.get(sink);
+    if (m && (m.lastId === null || id > m.lastId)) m.lastId = id;
+  }
+
+  /** Backfill is written: flush what arrived meanwhile and deliver live from now on. */
+  goLive(sink: StreamSink): void {
+    const m = this.members.get(sink);
+    if (!m || m.queue === null) return;
+    const queued = m.queue;
+    m.queue = null;
+    for (const e of queued) this.send(m, e, eventFrame(e, sink.compat));
+  }
+
+  /** Back to backfilling (after a resync): live events are queued again. */
+  pause(sink: StreamSink): void {
+    const m = this.members.get(sink);
+    if (m && m.queue === null) m.queue = [];
+  }
+
+  lastId(sink: StreamSink): string | null {
+    return this.members.get(sink)?.lastId ?? null;
+  }
+
+  leave(sink: StreamSink): void {
+    const m = this.members.get(sink);
+    if (!m) return;
+    this.members.delete(sink);
+    const set = this.byMap.get(sink.mapId);
+    set?.delete(m);
+    if (set && set.size === 0) this.byMap.delete(sink.mapId);
+  }
+
+  private deliver(e: EventEnvelope): void {
+    const set = this.byMap.get(e.map_id);
+    if (!set) return;
+    // Built at most once per profile, whatever the number of connections.
+    let plain: string | undefined;
+    let compat: string | undefined;
+    for (const m of set) {
+      if (m.queue) {
+        m.queue.push(e);
+        continue;
+      }
+      const frame = m.sink.compat ? (compat ??= eventFrame(e, true)) : (plain ??= eventFrame(e));
+      this.send(m, e, frame);
+    }
+  }
+
+  private send(m: Member, e: EventEnvelope, frame: string): void {
+    if (m.lastId !== null && e.id <= m.lastId) return;
+    m.lastId = e.id;
+    if (!matchesFilter(m.sink.filter, e.type)) return;
+    m.sink.write(frame);
+    this.opts.onDelivered?.(1);
+    if (m.sink.bufferedBytes() > this.opts.maxBufferedBytes) {
+      this.leave(m.sink);
+      this.opts.onSlowConsumer?.();
+      m.sink.close('slow_consumer');
+    }
+  }
+
+  private resyncAll(): void {
+    for (const m of this.members.values()) {
+      if (m.queue !== null) continue;
+      m.queue = [];
+      this.opts.onResync(m.sink, m.lastId);
+    }
+  }
+}
