@@ -16,4 +16,9 @@ export class EventLogService {
     );
     return rows.map((r) => ({ id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload }));
   }
+
+  /** Id of the oldest event the log still holds for the map (older ones were pruned), or null. */
+  async oldestId(mapId: string): Promise<string | null> {
+    return (await this.db.one<{ id: string | null }>('select min(event_id) as id from map_events where map_id = ? and event_id is not null', [mapId]))?.id ?? null;
+  }
 }

@@ -1,0 +1,65 @@
+/**
+ * Backfill of a resuming stream client (decisions §6): every event of the map after its last id, in
+ * order, from the hot history when it still reaches back that far, else from the PostgreSQL event
+ * log; an id older than retained history, or more events behind than the backfill maximum, gets a
+ * reset instead: never a silent partial replay.
+ */
+import type { EventEnvelope } from '../events/envelope.js';
+import type { EventHistory } from '../events/transport/types.js';
+
+export interface EventLogReader {
+  list(mapId: string, after: string | undefined, limit: number): Promise<EventEnvelope[]>;
+  oldestId(mapId: string): Promise<string | null>;
+}
+
+export type BackfillResult =
+  | { kind: 'replayed'; count: number; lastId: string | null }
+  | { kind: 'reset'; reason: 'retention' | 'backfill_limit'; earliestEventId: string | null };
+
+const PAGE = 500;
+
+/**
+ * Reads the events after `afterId` and hands each to `emit` in id order; `emit` may be async (it
+ * writes a frame). Returns what happened: replayed (with the last id handed over) or reset.
+ */
+export async function backfill(
+  sources: { history: EventHistory; log: EventLogReader },
+  mapId: string,
+  afterId: string,
+  max: number,
+  emit: (e: EventEnvelope) => void | Promise<void>,
+): Promise<BackfillResult> {
+  const hotFirst = await sources.history.firstId(mapId);
+  // Trimming drops the oldest entries only: when the hot history still holds an id at or before the
+  // client's, it holds every later one.
+  const fromHot = hotFirst !== null && hotFirst <= afterId;
+  if (!fromHot) {
+    const oldest = await sources.log.oldestId(mapId);
+    if (oldest !== null && oldest > afterId) return { kind: 'reset', reason: 'retention', earliestEventId: oldest };
+  }
+  const read = (after: string, limit: number) => (fromHot ? sources.history.range(mapId, after, limit) : sources.log.list(mapId, after, limit));
+  // Counted before anything is sent, so a client too far behind gets a reset, not a partial replay.
+  let probe = afterId;
+  let behind = 0;
+  while (behind <= max) {
+    const page = await read(probe, Math.min(PAGE, max + 1 - behind));
+    if (page.length === 0) break;
+    behind += page.length;
+    probe = page.at(-1)!.id;
+  }
+  if (behind > max) {
+    const first = (await read(afterId, 1))[0];
+    return { kind: 'reset', reason: 'backfill_limit', earliestEventId: first?.id ?? null };
+  }
+  let cursor = afterId;
+  let count = 0;
+  for (;;) {
+    const page = await read(cursor, PAGE);
+    if (page.length === 0) break;
+    for (const e of page) await emit(e);
+    count += page.length;
+    cursor = page.at(-1)!.id;
+    if (count >= behind) break;
+  }
+  return { kind: 'replayed', count, lastId: count ? cursor : null };
+}
