@@ -70,7 +70,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   ids = ids.slice(0, 8);
 
   for (const [i, sid] of ids.entries()) {
-    await platform.mapContent.addSystem(em, mapId, {
+    await platform.mapContent.addSystem(mapId, {
       solarSystemId: sid,
       positionX: 120 + (i % 4) * 220,
       positionY: 80 + Math.floor(i / 4) * 160,
@@ -82,7 +82,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   }
   const wormholes = ['K162', 'B274', 'E545', 'N110', 'H296', 'Q003', 'D382'];
   for (let i = 0; i + 1 < ids.length; i++) {
-    await platform.mapContent.addConnection(em, mapId, {
+    await platform.mapContent.addConnection(mapId, {
       solarSystemSource: ids[i]!,
       solarSystemTarget: ids[i + 1]!,
       type: 0,
@@ -96,7 +96,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   const now = Date.now();
   for (let i = 0; i < 6; i++) {
     const sid = ids[(i + 1) % ids.length]!;
-    await platform.mapContent.addKill(em, mapId, {
+    await platform.mapContent.addKill(mapId, {
       killmailId: 128_000_000 + i,
       killTime: new Date(now - (i + 1) * 37 * 60_000),
       solarSystemId: sid,
@@ -134,7 +134,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
     });
   }
 
-  await platform.mapContent.addStructure(em, mapId, {
+  await platform.mapContent.addStructure(mapId, {
     solarSystemId: ids[1]!,
     structureTypeId: '35832',
     structureType: 'Astrahus',
@@ -146,7 +146,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
     ownerTicker: 'OOPS',
     notes: 'Armor timer',
   });
-  await platform.mapContent.addStructure(em, mapId, {
+  await platform.mapContent.addStructure(mapId, {
     solarSystemId: ids[2]!,
     structureTypeId: '35833',
     structureType: 'Fortizar',
@@ -156,7 +156,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   });
 
   for (const [i, c] of CHARACTERS.entries()) {
-    await platform.mapContent.recordActivity(em, mapId, {
+    await platform.mapContent.recordActivity(mapId, {
       characterEveId: c.eve_id,
       passages: 12 - i * 3,
       connections: 4 - i,

@@ -84,3 +84,11 @@ class Handle implements Db {
 export function dbOf(orm: Orm): Db {
   return new Handle(orm.em.fork(), undefined);
 }
+
+/**
+ * A handle over an EntityManager a caller already holds (callers not yet on `Db` hand theirs over);
+ * outside any transaction, like `dbOf`.
+ */
+export function dbOfEm(em: EntityManager): Db {
+  return new Handle(em, undefined);
+}
