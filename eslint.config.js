@@ -19,6 +19,25 @@ export default tseslint.config(
     },
   },
   {
+    // The one way to run SQL is the Db handle (src/db/db.ts), from repositories: raw connections
+    // stay inside the database layer, the core's database probe and the outbox (the writer of map_events).
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**', 'src/core/database.ts', 'src/events/outbox.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='getConnection']",
+          message: 'Run SQL through the Db handle (src/db/db.ts) in a repository, not a raw connection.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='getKysely']",
+          message: 'Use Db.kysely(), which carries its transaction.',
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly', Buffer: 'readonly', performance: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', AbortController: 'readonly' } },
   },

@@ -31,7 +31,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
 
 // ---------------------------------------------------------------------------------------------------
-// Baseline: the SQL of src/maps/map-data.service.ts, src/maps/map-selector.ts and src/api/token.service.ts,
+// Baseline: the SQL of the map repositories (src/maps/*/*.repository.ts), src/maps/map.repository.ts and src/api/token.service.ts,
 // copied as text (`?` → `$n`), with the same key check (sha256 lookup, cached 3 s like TokenService) and
 // map check (map row by id, must be the key's map), answering JSON.stringify({ data }).
 // ---------------------------------------------------------------------------------------------------
@@ -203,7 +203,7 @@ async function seed(env) {
     await inPool(
       8,
       ids.map((sid, i) => () =>
-        platform.mapContent.addSystem(em(), mapId, {
+        platform.mapContent.addSystem(mapId, {
           solarSystemId: sid,
           name: `BENCH-${sid}`,
           positionX: 100 + (i % 25) * 180,
@@ -232,7 +232,7 @@ async function seed(env) {
     await inPool(
       8,
       conns.map(([a, b], i) => () =>
-        platform.mapContent.addConnection(em(), mapId, {
+        platform.mapContent.addConnection(mapId, {
           solarSystemSource: a,
           solarSystemTarget: b,
           type: i % 20 === 0 ? 1 : 0,
@@ -254,7 +254,7 @@ async function seed(env) {
         const [fbShip, fbShipId] = ships[i % ships.length];
         const [vShip, vShipId] = ships[(i * 7 + 3) % ships.length];
         const value = Math.round(1e6 + rnd() * 5e9);
-        return platform.mapContent.addKill(em(), mapId, {
+        return platform.mapContent.addKill(mapId, {
           killmailId: 130_000_000 + i,
           killTime: new Date(now - Math.floor(rnd() * 23.5 * 3600_000)),
           solarSystemId: sid,

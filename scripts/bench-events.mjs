@@ -461,7 +461,7 @@ async function main() {
     for (let i = 0; i < mapCount; i++) {
       const created = await platform.admin.createMap({ slug: `bench-events-${i}`, name: `Events ${i}`, owner_eve_id: owner.eve_id });
       maps.push(created.map.id);
-      await platform.mapContent.addSystem(em(), created.map.id, { solarSystemId: SOLAR_SYSTEM, name: SYSTEM_NAME });
+      await platform.mapContent.addSystem(created.map.id, { solarSystemId: SOLAR_SYSTEM, name: SYSTEM_NAME });
     }
     // Baseline table: the columns of map_events, no trigger, no secondary index.
     const raw = new pg.Pool({ connectionString: databaseUrl, max: writers, idleTimeoutMillis: 0 });
@@ -536,15 +536,15 @@ async function main() {
     let rawSeq = 0;
     const productOp = (commits) => async (i) => {
       const id = killSeq++;
-      const ok = await platform.mapContent.addKill(em(), maps[i % maps.length], killInput(id, SOLAR_SYSTEM));
+      const ok = await platform.mapContent.addKill(maps[i % maps.length], killInput(id, SOLAR_SYSTEM));
       const t = nowMs();
       if (!ok) throw new Error(`kill ${id} was not new`);
       commits.set(`k:${id}`, t);
     };
     // The same write path as POST /api/maps/{map_id}/kills: one transaction stores a batch of killmails
     // and their map_kill events (a killboard feed delivers kills in batches).
-    const { MapEditService } = await dist('maps/map-edit.service.js');
-    const mapEdit = new MapEditService(platform.outbox);
+    // The map key of each map, as the API's authentication would establish it (imports are not attributed).
+    const keyOf = (mapId) => ({ kind: 'map_key', keyId: 'bench', mapId, characterId: '' });
     const toKillInput = (k) => ({
       killmail_id: k.killmailId, kill_time: k.killTime, solar_system_id: k.solarSystemId, attacker_count: k.attackerCount, npc: k.npc,
       total_value: k.totalValue, final_blow_alliance_id: k.finalBlowAllianceId, final_blow_char_id: k.finalBlowCharId,
@@ -556,7 +556,8 @@ async function main() {
     const batchSize = intEnv('BENCH_BATCH', 20);
     const productBatchOp = (commits) => async (i) => {
       const ids = Array.from({ length: batchSize }, () => killSeq++);
-      const res = await mapEdit.importKills(em(), maps[i % maps.length], ids.map((id) => toKillInput(killInput(id, SOLAR_SYSTEM))));
+      const mapId = maps[i % maps.length];
+      const res = await platform.kills.import(keyOf(mapId), mapId, ids.map((id) => toKillInput(killInput(id, SOLAR_SYSTEM))));
       const t = nowMs();
       if (res.inserted !== batchSize) throw new Error(`batch of ${batchSize} kills stored ${res.inserted}`);
       for (const id of ids) commits.set(`k:${id}`, t);

@@ -1,6 +1,8 @@
 import type { Orm } from './db/orm.js';
 import type { ApiServices } from './api/services.js';
 import type { IssuedMapKeyDto } from './admin/admin.dto.js';
+import { dbOf } from './db/db.js';
+import { SolarSystemRepository } from './static-data/solar-system.repository.js';
 
 export const DEMO_SLUG = 'demo';
 
@@ -14,7 +16,7 @@ const CHARACTERS = [
 ];
 
 /** What seeding writes through: the database and the services the API writes with. */
-export type DemoContext = { orm: Orm } & Pick<ApiServices, 'admin' | 'acls' | 'mapContent'>;
+export type DemoContext = { orm: Orm } & Pick<ApiServices, 'admin' | 'acls' | 'mapContent' | 'mapData'>;
 
 export interface DemoResult {
   mapId: string;
@@ -31,15 +33,14 @@ export interface DemoResult {
  * fresh key (keys are shown only once).
  */
 export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
-  const em = platform.orm.em.fork();
-  const conn = em.getConnection();
-  const existing = await conn.execute<{ id: string }[]>('select id from maps where slug = ?', [DEMO_SLUG]);
-  if (existing[0]) {
+  const db = dbOf(platform.orm);
+  const existing = (await platform.admin.listMaps()).find((m) => m.slug === DEMO_SLUG);
+  if (existing) {
     const key = await platform.admin.issueKey(DEMO_SLUG, { character_eve_id: CHARACTERS[0]!.eve_id, name: 'demo' });
-    const acl = await conn.execute<{ id: string }[]>('select acl_id as id from map_acls where map_id = ? limit 1', [existing[0].id]);
-    const aclId = acl[0]?.id ?? '';
+    const acls = await platform.mapData.acls({ kind: 'map_key', keyId: key.id, mapId: existing.id, characterId: '' }, { map_id: existing.id });
+    const aclId = acls[0]?.id ?? '';
     const aclKey = aclId ? (await platform.acls.get({ kind: 'acl_key', aclId }, aclId)).api_key : '';
-    return { mapId: existing[0].id, slug: DEMO_SLUG, apiKey: key.api_key, aclId, aclKey, created: false };
+    return { mapId: existing.id, slug: DEMO_SLUG, apiKey: key.api_key, aclId, aclKey, created: false };
   }
 
   const user = await platform.admin.createUser('Demo Pilot');
@@ -57,20 +58,15 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   const key: IssuedMapKeyDto = created.api_key;
   for (const c of CHARACTERS) await platform.admin.setTracking(mapId, c.eve_id, true);
 
-  const preferred = await conn.execute<{ solar_system_id: number }[]>(
-    `select solar_system_id from solar_systems where solar_system_id in (${PREFERRED.map(() => '?').join(',')})`,
-    PREFERRED,
-  );
-  let ids = preferred.map((r) => r.solar_system_id);
-  if (ids.length < 6) {
-    const more = await conn.execute<{ solar_system_id: number }[]>('select solar_system_id from solar_systems order by solar_system_id limit 8');
-    ids = [...new Set([...ids, ...more.map((r) => r.solar_system_id)])];
-  }
+  const solarSystems = new SolarSystemRepository();
+  const known = await solarSystems.byIds(db, PREFERRED);
+  let ids = PREFERRED.filter((id) => known.has(id));
+  if (ids.length < 6) ids = [...new Set([...ids, ...(await solarSystems.firstIds(db, 8))])];
   if (ids.length < 2) throw new Error('no static data: run `mapintel sde import --from DIR|URL` first');
   ids = ids.slice(0, 8);
 
   for (const [i, sid] of ids.entries()) {
-    await platform.mapContent.addSystem(em, mapId, {
+    await platform.mapContent.addSystem(mapId, {
       solarSystemId: sid,
       positionX: 120 + (i % 4) * 220,
       positionY: 80 + Math.floor(i / 4) * 160,
@@ -82,7 +78,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   }
   const wormholes = ['K162', 'B274', 'E545', 'N110', 'H296', 'Q003', 'D382'];
   for (let i = 0; i + 1 < ids.length; i++) {
-    await platform.mapContent.addConnection(em, mapId, {
+    await platform.mapContent.addConnection(mapId, {
       solarSystemSource: ids[i]!,
       solarSystemTarget: ids[i + 1]!,
       type: 0,
@@ -96,7 +92,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   const now = Date.now();
   for (let i = 0; i < 6; i++) {
     const sid = ids[(i + 1) % ids.length]!;
-    await platform.mapContent.addKill(em, mapId, {
+    await platform.mapContent.addKill(mapId, {
       killmailId: 128_000_000 + i,
       killTime: new Date(now - (i + 1) * 37 * 60_000),
       solarSystemId: sid,
@@ -134,7 +130,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
     });
   }
 
-  await platform.mapContent.addStructure(em, mapId, {
+  await platform.mapContent.addStructure(mapId, {
     solarSystemId: ids[1]!,
     structureTypeId: '35832',
     structureType: 'Astrahus',
@@ -146,7 +142,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
     ownerTicker: 'OOPS',
     notes: 'Armor timer',
   });
-  await platform.mapContent.addStructure(em, mapId, {
+  await platform.mapContent.addStructure(mapId, {
     solarSystemId: ids[2]!,
     structureTypeId: '35833',
     structureType: 'Fortizar',
@@ -156,7 +152,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   });
 
   for (const [i, c] of CHARACTERS.entries()) {
-    await platform.mapContent.recordActivity(em, mapId, {
+    await platform.mapContent.recordActivity(mapId, {
       characterEveId: c.eve_id,
       passages: 12 - i * 3,
       connections: 4 - i,

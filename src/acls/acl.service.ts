@@ -3,7 +3,8 @@ import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import type { Db } from '../db/db.js';
 import type { Outbox } from '../events/outbox.js';
 import type { AclMemberAddedEvent, AclMemberPayload, AclMemberRemovedEvent, AclMemberUpdatedEvent, OutboxEvent } from '../events/catalog.js';
-import type { AclKeyPrincipal } from '../api/principal.js';
+import type { AclKeyPrincipal, MapKeyPrincipal } from '../api/principal.js';
+import { MapAccess, type MapSelector } from '../maps/map-access.js';
 import { CharacterRepository } from '../characters/character.repository.js';
 import type { AclDto, AclMemberDto, CreateAclFields, CreateAclMemberFields, UpdateAclFields, UpdateAclMemberFields } from './acl.dto.js';
 import { AclMemberRepository, AclRepository, toMemberDto, type MemberRow } from './acl.repository.js';
@@ -34,9 +35,16 @@ export class AclService {
     private readonly box: SecretBox,
     private readonly outbox: Pick<Outbox, 'append'>,
     private readonly repos: AclRepositories = aclRepositories(),
+    private readonly access = new MapAccess(db),
   ) {}
 
-  /** POST /api/map/acls: creates the ACL, links it to the map, returns it with its new api_key. */
+  /** POST /api/map/acls: the map key's map (by selector) gets a new ACL. */
+  async createForMap(principal: MapKeyPrincipal, selector: MapSelector, fields: CreateAclFields): Promise<AclDto> {
+    const map = await this.access.bySelector(principal, selector);
+    return this.create(map.id, fields);
+  }
+
+  /** Creates the ACL, links it to the map, returns it with its new api_key. */
   async create(mapId: string, fields: CreateAclFields): Promise<AclDto> {
     const name = aclName(fields.name);
     return this.db.transaction(async (tx) => {

@@ -3,7 +3,6 @@ import type { Request as ExRequest } from 'express';
 import { principalOf, type AppDeps } from '../api/deps.js';
 import type { ErrorResponse } from '../api/error.dto.js';
 import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_IDENTIFIER_REQUIRED_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
-import { resolveMapSelector } from '../maps/map-selector.js';
 import type { DataResponse } from '../maps/map.dto.js';
 import { NotFoundError } from '../errors.js';
 import { UUID_RE } from '../db/sql.js';
@@ -40,9 +39,7 @@ export class MapAclsController extends Controller {
    */
   @Get()
   public async listMapAcls(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<AclListItemDto[]>> {
-    const em = this.deps.em();
-    const map = await resolveMapSelector(em, principalOf(req, 'map_key'), { map_id, slug });
-    return { data: await this.deps.mapData.acls(em, map.id) };
+    return { data: await this.deps.mapData.acls(principalOf(req, 'map_key'), { map_id, slug }) };
   }
 
   /**
@@ -64,9 +61,7 @@ export class MapAclsController extends Controller {
     @Query() map_id?: string,
     @Query() slug?: string,
   ): Promise<DataResponse<AclDto>> {
-    const em = this.deps.em();
-    const map = await resolveMapSelector(em, principalOf(req, 'map_key'), { map_id, slug });
-    return { data: await this.deps.acls.create(map.id, body.acl) };
+    return { data: await this.deps.acls.createForMap(principalOf(req, 'map_key'), { map_id, slug }, body.acl) };
   }
 }
 

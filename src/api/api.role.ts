@@ -5,7 +5,6 @@ import { runReadiness } from '../core/readiness.js';
 import type { Role, RoleHandle } from '../roles/role.js';
 import { createApp } from '../app.js';
 import { databaseTimeouts } from '../db/pg-options.js';
-import { pruneKills } from '../maps/kill-retention.js';
 import { serverTimeouts } from '../server-timeouts.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';
 import { EventRelay } from '../events/relay.js';
@@ -35,7 +34,6 @@ export const apiRole: Role<ApiHandle> = {
       config,
       log,
       metrics: core.metrics,
-      em: () => core.db.orm.em.fork(),
       ...services,
       rateLimiter: createRateLimiter({
         limitPerMinute: config.rateLimitPerMinute,
@@ -62,7 +60,7 @@ export const apiRole: Role<ApiHandle> = {
           pollIntervalMs: config.eventsRelayPollMs,
           retentionMs: config.eventsRetentionDays * 86_400_000,
           pruneIntervalMs: 3_600_000,
-          housekeeping: (pool) => pruneKills(pool, config.killsRetentionDays, 5000),
+          housekeeping: () => services.kills.prune(config.killsRetentionDays, 5000),
         })
       : undefined;
     const unhook = relay ? core.outbox.onCommit(() => relay.poke()) : undefined;

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request as ExRequest } from 'express';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -13,8 +12,6 @@ export interface AppDeps extends Omit<ApiServices, 'mapContent'> {
   config: Config;
   log: Logger;
   metrics: Metrics;
-  /** A fresh EntityManager (one per request). */
-  em: () => EntityManager;
   rateLimiter: RateLimiter;
   /** Readiness of PostgreSQL and Redis, for /readyz. */
   checkReady: () => Promise<{ database: boolean; redis: boolean | null }>;

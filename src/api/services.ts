@@ -1,10 +1,6 @@
 import type { Core } from '../core/core.js';
 import { TokenService } from './token.service.js';
-import { MapDataService } from '../maps/map-data.service.js';
-import { MapContentService } from '../maps/map-content.service.js';
-import { MapEditService } from '../maps/map-edit.service.js';
-import { SignatureService } from '../maps/signature.service.js';
-import { StructureService } from '../maps/structure.service.js';
+import { createMapServices, type MapServices } from '../maps/map-services.js';
 import { AclService } from '../acls/acl.service.js';
 import { AdminService } from '../admin/admin.service.js';
 import { StaticInfoService } from '../static-data/static-info.service.js';
@@ -13,14 +9,8 @@ import { dbOf } from '../db/db.js';
 import { CharactersService } from '../characters/characters.service.js';
 
 /** The capability services of the API (and of the demo seeding, which writes through the same ones). */
-export interface ApiServices {
+export interface ApiServices extends MapServices {
   tokens: TokenService;
-  mapData: MapDataService;
-  /** Seeding writes (demo, test factories, benchmarks). */
-  mapContent: MapContentService;
-  mapEdit: MapEditService;
-  signatures: SignatureService;
-  structures: StructureService;
   acls: AclService;
   admin: AdminService;
   staticInfo: StaticInfoService;
@@ -33,11 +23,7 @@ export function createApiServices(core: Core): ApiServices {
   const tokens = new TokenService(db, core.secrets.adminToken, core.metrics.tokenLookups);
   return {
     tokens,
-    mapData: new MapDataService(),
-    mapContent: new MapContentService(core.outbox),
-    mapEdit: new MapEditService(core.outbox),
-    signatures: new SignatureService(core.outbox),
-    structures: new StructureService(),
+    ...createMapServices(db, core.outbox),
     acls: new AclService(db, core.secrets.box, core.outbox),
     admin: new AdminService(db, () => tokens.invalidate()),
     staticInfo: new StaticInfoService(db),

@@ -26,14 +26,8 @@ export interface StoredCharacter {
   character: CharacterDto;
 }
 
-export interface CharacterFields {
-  eve_id: string;
-  name: string;
-  corporation_id: string;
-  corporation_ticker: string;
-  alliance_id: string | null;
-  alliance_ticker: string | null;
-}
+/** The fields a character is written with: those of its DTO. */
+export type CharacterFields = CharacterDto;
 
 function stored(row: CharacterRow): StoredCharacter {
   return { id: row.id as string, user_id: (row.user_id as string | null) ?? null, character: toCharacterDto(row) };

@@ -1,4 +1,5 @@
 import type { Orm } from '../db/orm.js';
+import { dbOf } from '../db/db.js';
 import type { Logger } from '../log.js';
 import type { RedisConnections } from '../core/redis.js';
 import type { EventConsumer, EventHistory, EventPublisher, EventTail } from './transport/types.js';
@@ -52,7 +53,8 @@ export class EventLayer {
 
   /** A durable consumer named `name` (its position is shared by every process using that name). */
   async consumer(name: string): Promise<EventConsumer> {
-    const execute: Execute = (sql, params) => this.o.orm.em.getConnection().execute(sql, params ?? []);
+    const db = dbOf(this.o.orm);
+    const execute: Execute = (sql, params) => db.all(sql, params ?? []);
     const consumer = new DurableEventConsumer(execute, name, await this.tail());
     this.consumers.push(consumer);
     return consumer;

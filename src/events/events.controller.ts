@@ -2,7 +2,6 @@ import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags 
 import type { Request as ExRequest } from 'express';
 import { principalOf, type AppDeps } from '../api/deps.js';
 import type { ErrorResponse } from '../api/error.dto.js';
-import { resolveMapPath } from '../maps/map-selector.js';
 import { BadRequestError } from '../errors.js';
 import { parseEventId, type EventEnvelope } from './envelope.js';
 
@@ -48,10 +47,6 @@ export class EventsController extends Controller {
       afterId = parseEventId(after);
       if (!afterId) throw new BadRequestError('invalid_event_id', '`after` must be an event id (ULID)', [{ field: 'after', message: 'must be a ULID' }]);
     }
-    const em = this.deps.em();
-    const map = await resolveMapPath(em, principalOf(req, 'map_key'), map_id);
-    const pageSize = limit ?? 100;
-    const data = await this.deps.eventLog.list(map.id, afterId, pageSize);
-    return { data, next_after: data.length === pageSize ? data.at(-1)!.id : null };
+    return this.deps.eventLog.page(principalOf(req, 'map_key'), map_id, afterId, limit ?? 100);
   }
 }

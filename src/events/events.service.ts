@@ -1,10 +1,22 @@
 import type { Db } from '../db/db.js';
+import type { MapKeyPrincipal } from '../api/principal.js';
+import { MapAccess } from '../maps/map-access.js';
 import type { EventEnvelope } from './envelope.js';
 import type { EventType } from './outbox.js';
 
 /** The event log in PostgreSQL, for polling clients and for resync after a stream reset. */
 export class EventLogService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly access = new MapAccess(db),
+  ) {}
+
+  /** GET /api/maps/{map_id}/events: a page of the key's map's log after `after`. */
+  async page(principal: MapKeyPrincipal, mapPath: string, after: string | undefined, limit: number): Promise<{ data: EventEnvelope[]; next_after: string | null }> {
+    const map = await this.access.byPath(principal, mapPath);
+    const data = await this.list(map.id, after, limit);
+    return { data, next_after: data.length === limit ? data.at(-1)!.id : null };
+  }
 
   /** Events of a map with an id, after `after` (exclusive), oldest first. */
   async list(mapId: string, after: string | undefined, limit: number): Promise<EventEnvelope[]> {

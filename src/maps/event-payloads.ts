@@ -2,23 +2,10 @@
  * Payloads of the map content events, exactly as decisions §5 lists them. Every writer (the seeding
  * MapContentService and the editing API) builds its events here, so the shapes cannot drift apart.
  */
-import type { ConnectionPayload, OutboxEvent } from '../events/catalog.js';
+import type { ConnectionPayload, OutboxEvent, SignatureAddedPayload, SystemMetadataChangedPayload } from '../events/catalog.js';
 
-/** Columns of a map_systems row that the system events carry. */
-export interface SystemRow {
-  id: string;
-  solar_system_id: number;
-  name: string;
-  custom_name: string | null;
-  tag: string | null;
-  status: number;
-  labels: string | null;
-  description: string | null;
-  locked: boolean;
-  visible: boolean;
-  position_x: number;
-  position_y: number;
-}
+/** Columns of a map_systems row that the system events carry: the event's fields, with the row id. */
+export type SystemRow = Omit<SystemMetadataChangedPayload, 'system_id' | 'changed'> & { id: string };
 
 /** Static data carried by add_system. */
 export interface SystemStaticRow {
@@ -123,15 +110,8 @@ export function connectionRemovedEvent(mapId: string, c: Pick<ConnectionRow, 'id
   };
 }
 
-export interface SignatureEventRow {
-  solar_system_id: number;
-  signature_id: string;
-  name: string | null;
-  kind: string | null;
-  group: string | null;
-  type: string | null;
-  character_eve_id: string | null;
-}
+/** What signature_added carries, as the signature writer has it. */
+export type SignatureEventRow = SignatureAddedPayload;
 
 export function signatureAddedEvent(mapId: string, s: SignatureEventRow): OutboxEvent {
   return {

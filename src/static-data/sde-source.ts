@@ -1,4 +1,8 @@
 /**
+ * Over 350 lines on purpose: the parsers of the eight source files and their type checks belong
+ * together (one error format, one place to compare with the source layout); split, each piece would
+ * be a few dozen lines that only make sense beside the others.
+ *
  * Reading the static data: a folder with the layout of ../shared/data/eve-static (`sde/` CSVs and
  * `wormholes/` JSONs) or two URL bases. Every file is parsed and type-checked here, so a broken source
  * fails before anything is written, with the file and line (or JSON entry) in the message.

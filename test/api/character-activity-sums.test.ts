@@ -29,7 +29,7 @@ describe('GET /api/map/character-activity with counters at the cap', () => {
     // Three UTC days for each of the user's characters, two for the loner: every counter at the cap.
     for (const [c, days] of [[main, 3], [alt, 3], [loner, 2]] as const) {
       for (let d = 0; d < days; d++) {
-        await p.mapContent.recordActivity(p.orm.em.fork(), map.id, {
+        await p.mapContent.recordActivity(map.id, {
           characterEveId: c.eve_id,
           passages: CAP,
           connections: CAP,

@@ -1,12 +1,10 @@
 /**
- * Kill retention: pruneKills deletes kills older than KILLS_RETENTION_DAYS (by kill_time) in batches,
+ * Kill retention: KillsService.prune deletes kills older than KILLS_RETENTION_DAYS (by kill_time) in batches,
  * and the relay's hourly prune runs it.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { makeMap } from '../support/factories.js';
-import { pruneKills } from '../../src/maps/kill-retention.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { MemoryEventPublisher, MemoryEventStore } from '../../src/events/transport/memory.js';
 import { createLogger } from '../../src/log.js';
@@ -44,7 +42,7 @@ async function killmailIds(server: TestServer, mapIds: string[]): Promise<[strin
   return rows.map((r): [string, number] => [r.map_id, Number(r.killmail_id)]).sort();
 }
 
-describe('pruneKills', () => {
+describe('KillsService.prune', () => {
   it('deletes kills older than the retention window in batches, on every map, and keeps the rest', async () => {
     const a = (await makeMap(t.platform)).map.id as string;
     const b = (await makeMap(t.platform)).map.id as string;
@@ -52,14 +50,9 @@ describe('pruneKills', () => {
     await bulkKills(t, b, 2_000_001, 5, () => 400 * DAY);
     await bulkKills(t, a, 3_000_001, 3, () => 29 * DAY);
     await bulkKills(t, b, 3_000_001, 2, () => HOUR);
-    const pool = new pg.Pool({ connectionString: t.platform.databaseUrl, options: `-c search_path=${t.config.databaseSchema}` });
-    try {
-      // 30 kills past 30 days in batches of 7: five statements, the last one short.
-      expect(await pruneKills(pool, 30, 7)).toBe(30);
-      expect(await pruneKills(pool, 30, 7)).toBe(0);
-    } finally {
-      await pool.end();
-    }
+    // 30 kills past 30 days in batches of 7: five statements, the last one short.
+    expect(await t.platform.kills.prune(30, 7)).toBe(30);
+    expect(await t.platform.kills.prune(30, 7)).toBe(0);
     expect(await killmailIds(t, [a, b])).toEqual(
       [
         [a, 3_000_001],
@@ -88,7 +81,7 @@ describe('relay prune', () => {
       pollIntervalMs: 50,
       retentionMs: 7 * DAY,
       pruneIntervalMs: 3_600_000,
-      housekeeping: (pool) => pruneKills(pool, 2, 5000),
+      housekeeping: () => t.platform.kills.prune(2, 5000),
     });
     relay.start();
     try {

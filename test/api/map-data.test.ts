@@ -217,7 +217,6 @@ describe('map data endpoints (spec 4.1)', () => {
     t = await startTestServer({ env: { SERVICE_RATE_LIMIT_PER_MINUTE: '100000' } });
     await importFixture(t.platform);
     const p = t.platform;
-    const em = () => p.orm.em.fork();
 
     const a = await makeMap(p);
     key = a.key;
@@ -282,7 +281,7 @@ describe('map data endpoints (spec 4.1)', () => {
 
     // Structures: three timers, and records that are not timers.
     const addStructure = (mid: string, solarSystemId: number, name: string, status: string, endTime: Date | null, extra: Json = {}) =>
-      p.mapContent.addStructure(em(), mid, { solarSystemId, structureTypeId: '35833', structureType: 'Fortizar', name, status, endTime, ...extra });
+      p.mapContent.addStructure(mid, { solarSystemId, structureTypeId: '35833', structureType: 'Fortizar', name, status, endTime, ...extra });
     structureEnd.fortizar = new Date(Date.now() + 2 * HOUR + 456);
     structureEnd.astrahus = new Date(Date.now() + HOUR);
     structureEnd.raitaru = new Date(Date.now() + 30 * 60_000);
@@ -314,7 +313,7 @@ describe('map data endpoints (spec 4.1)', () => {
     at.threeDaysAgo = new Date(todayStart - 3 * DAY + 7 * HOUR + 321);
     at.tenDaysAgo = new Date(todayStart - 10 * DAY + 12 * HOUR + 654);
     const record = (mid: string, c: Character, when: Date, passages: number, connections: number, signatures: number) =>
-      p.mapContent.recordActivity(em(), mid, { characterEveId: c.eve_id, passages, connections, signatures, at: when });
+      p.mapContent.recordActivity(mid, { characterEveId: c.eve_id, passages, connections, signatures, at: when });
     await record(mapId, ch.main, at.early, 2, 1, 3);
     await record(mapId, ch.alt, at.late, 5, 0, 1);
     await record(mapId, ch.alt, at.threeDaysAgo, 10, 0, 0);

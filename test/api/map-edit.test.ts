@@ -31,8 +31,7 @@ beforeAll(async () => {
   await makeSystem(t.platform, a.mapId, J152820, { visible: false });
   await makeSystem(t.platform, b.mapId, JITA);
   const connection = await makeConnection(t.platform, a.mapId, JITA, THERA);
-  const em = t.platform.orm.em.fork();
-  const structure = await t.platform.mapContent.addStructure(em, a.mapId, {
+  const structure = await t.platform.mapContent.addStructure(a.mapId, {
     solarSystemId: JITA,
     structureTypeId: '35833',
     structureType: 'Fortizar',
@@ -40,7 +39,7 @@ beforeAll(async () => {
     status: 'Reinforced',
     endTime: new Date(Date.now() + 3600_000),
   });
-  const hiddenStructure = await t.platform.mapContent.addStructure(em, a.mapId, { solarSystemId: THERA, structureTypeId: '35832', structureType: 'Astrahus', name: 'Powered', status: 'Powered' });
+  const hiddenStructure = await t.platform.mapContent.addStructure(a.mapId, { solarSystemId: THERA, structureTypeId: '35832', structureType: 'Astrahus', name: 'Powered', status: 'Powered' });
   pilot = await makeCharacter(t.platform);
   await t.platform.admin.setTracking(a.mapId, pilot.eve_id, true);
   await a.send('PUT', `/systems/${THERA}/signatures`, { signatures: [{ signature_id: 'SIG-001' }] });

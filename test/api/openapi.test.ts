@@ -326,6 +326,6 @@ describe('committed generated files', () => {
       );
     }
     // The normalization only touched the import lines.
-    expect(current).toContain("from '<root>/src/maps/map-data.controller.js'");
+    expect(current).toContain("from '<root>/src/maps/map-read/map-read.controller.js'");
   });
 });

@@ -294,7 +294,7 @@ describe('event relay', () => {
     const transport: TestTransport =
       kind === 'Redis Streams' ? redisTransport(await redisClient(), prefixFor('load')) : memoryTransport();
     const mapId = await makeMapId();
-    const content = new MapContentService(outbox);
+    const content = new MapContentService(dbOf(db.orm), outbox);
     await db.orm.em.fork().getConnection().execute(
       `insert into solar_systems (solar_system_id, solar_system_name, solar_system_name_lc, region_id, region_name, constellation_id,
          constellation_name, true_security, security, system_class, class_title, type_description, sun_type_id)
@@ -302,15 +302,15 @@ describe('event relay', () => {
               (30000144, 'Perimeter', 'perimeter', 10000002, 'The Forge', 20000020, 'Kimotoro', 0.9, '0.9', 7, '0.9', 'High-sec', 3796)
        on conflict do nothing`,
     );
-    await content.addSystem(db.orm.em.fork(), mapId, { solarSystemId: 30000142 });
-    await content.addSystem(db.orm.em.fork(), mapId, { solarSystemId: 30000144 });
+    await content.addSystem(mapId, { solarSystemId: 30000142 });
+    await content.addSystem(mapId, { solarSystemId: 30000144 });
     const relay = relayFor(transport, { batchSize: 500 });
     relay.start();
     const created: string[] = [];
     await Promise.all(
       Array.from({ length: 10 }, async () => {
         for (let i = 0; i < perWriter; i++) {
-          created.push(await content.addConnection(db.orm.em.fork(), mapId, { solarSystemSource: 30000142, solarSystemTarget: 30000144, massStatus: i % 3 }));
+          created.push(await content.addConnection(mapId, { solarSystemSource: 30000142, solarSystemTarget: 30000144, massStatus: i % 3 }));
         }
       }),
     );

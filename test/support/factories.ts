@@ -3,7 +3,7 @@
  */
 import { dbOf } from '../../src/db/db.js';
 import type { Platform } from './app.js';
-import type { NewKill } from '../../src/maps/map-content.service.js';
+import type { NewKill } from '../../src/maps/kills/kill.repository.js';
 import { importStaticData } from '../../src/static-data/sde-importer.js';
 import path from 'node:path';
 
@@ -51,12 +51,12 @@ export async function makeMap(p: Platform, overrides: { slug?: string; name?: st
   return { map: created.map, key: created.api_key.api_key, ownerEveId: owner.eve_id };
 }
 
-export async function makeSystem(p: Platform, mapId: string, solarSystemId: number, overrides: Parameters<Platform['mapContent']['addSystem']>[2] extends infer T ? Partial<T> : never = {}) {
-  return p.mapContent.addSystem(p.orm.em.fork(), mapId, { solarSystemId, ...overrides });
+export async function makeSystem(p: Platform, mapId: string, solarSystemId: number, overrides: Parameters<Platform['mapContent']['addSystem']>[1] extends infer T ? Partial<T> : never = {}) {
+  return p.mapContent.addSystem(mapId, { solarSystemId, ...overrides });
 }
 
 export async function makeConnection(p: Platform, mapId: string, source: number, target: number, overrides: Record<string, unknown> = {}) {
-  return p.mapContent.addConnection(p.orm.em.fork(), mapId, { solarSystemSource: source, solarSystemTarget: target, ...overrides });
+  return p.mapContent.addConnection(mapId, { solarSystemSource: source, solarSystemTarget: target, ...overrides });
 }
 
 export function killInput(solarSystemId: number, overrides: Partial<NewKill> = {}): NewKill {
@@ -102,6 +102,6 @@ export function killInput(solarSystemId: number, overrides: Partial<NewKill> = {
 
 export async function makeKill(p: Platform, mapId: string, solarSystemId: number, overrides: Partial<NewKill> = {}) {
   const input = killInput(solarSystemId, overrides);
-  await p.mapContent.addKill(p.orm.em.fork(), mapId, input);
+  await p.mapContent.addKill(mapId, input);
   return input;
 }

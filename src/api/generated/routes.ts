@@ -6,9 +6,31 @@ import {  fetchMiddlewares, ExpressTemplateService } from '@tsoa/runtime';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { StaticInfoController } from './../../static-data/static-info.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-import { MapEditController } from './../../maps/map-edit.controller.js';
+import { SystemsController } from './../../maps/systems/systems.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-import { MapDataController } from './../../maps/map-data.controller.js';
+import { ConnectionsController } from './../../maps/connections/connections.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { TrackingController } from './../../maps/tracking/tracking.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { SignaturesController } from './../../maps/signatures/signatures.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { StructuresController } from './../../maps/structures/structures.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { SystemEditsController } from './../../maps/systems/system-edits.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { ConnectionEditsController } from './../../maps/connections/connection-edits.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { SignatureEditsController } from './../../maps/signatures/signature-edits.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { StructureEditsController } from './../../maps/structures/structure-edits.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { KillsController } from './../../maps/kills/kills.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { TrackingEditsController } from './../../maps/tracking/tracking-edits.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { ActivityController } from './../../maps/activity/activity.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { MapReadController } from './../../maps/map-read/map-read.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { EventsController } from './../../events/events.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
@@ -1124,27 +1146,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_listSystems: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsSystemsController_listSystems: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 all: {"in":"query","name":"all","dataType":"boolean"},
         };
         app.get('/api/maps/:map_id/systems',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listSystems)),
+            ...(fetchMiddlewares<RequestHandler>(SystemsController)),
+            ...(fetchMiddlewares<RequestHandler>(SystemsController.prototype.listSystems)),
 
-            async function MapEditController_listSystems(request: ExRequest, response: ExResponse, next: any) {
+            async function SystemsController_listSystems(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listSystems, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsSystemsController_listSystems, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<SystemsController>(SystemsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1162,27 +1184,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_getSystem: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsSystemsController_getSystem: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
         };
         app.get('/api/maps/:map_id/systems/:solar_system_id',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.getSystem)),
+            ...(fetchMiddlewares<RequestHandler>(SystemsController)),
+            ...(fetchMiddlewares<RequestHandler>(SystemsController.prototype.getSystem)),
 
-            async function MapEditController_getSystem(request: ExRequest, response: ExResponse, next: any) {
+            async function SystemsController_getSystem(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_getSystem, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsSystemsController_getSystem, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<SystemsController>(SystemsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1200,26 +1222,26 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_listConnections: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsConnectionsController_listConnections: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
         };
         app.get('/api/maps/:map_id/connections',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listConnections)),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionsController)),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionsController.prototype.listConnections)),
 
-            async function MapEditController_listConnections(request: ExRequest, response: ExResponse, next: any) {
+            async function ConnectionsController_listConnections(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listConnections, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsConnectionsController_listConnections, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<ConnectionsController>(ConnectionsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1237,26 +1259,26 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_listTrackedCharacters: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsTrackingController_listTrackedCharacters: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
         };
         app.get('/api/maps/:map_id/tracked-characters',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listTrackedCharacters)),
+            ...(fetchMiddlewares<RequestHandler>(TrackingController)),
+            ...(fetchMiddlewares<RequestHandler>(TrackingController.prototype.listTrackedCharacters)),
 
-            async function MapEditController_listTrackedCharacters(request: ExRequest, response: ExResponse, next: any) {
+            async function TrackingController_listTrackedCharacters(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listTrackedCharacters, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsTrackingController_listTrackedCharacters, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<TrackingController>(TrackingController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1274,26 +1296,26 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_listUserCharacters: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsTrackingController_listUserCharacters: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
         };
         app.get('/api/maps/:map_id/user-characters',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listUserCharacters)),
+            ...(fetchMiddlewares<RequestHandler>(TrackingController)),
+            ...(fetchMiddlewares<RequestHandler>(TrackingController.prototype.listUserCharacters)),
 
-            async function MapEditController_listUserCharacters(request: ExRequest, response: ExResponse, next: any) {
+            async function TrackingController_listUserCharacters(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listUserCharacters, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsTrackingController_listUserCharacters, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<TrackingController>(TrackingController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1311,27 +1333,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_listSignatures: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsSignaturesController_listSignatures: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 solar_system_id: {"in":"query","name":"solar_system_id","dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
         };
         app.get('/api/maps/:map_id/signatures',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listSignatures)),
+            ...(fetchMiddlewares<RequestHandler>(SignaturesController)),
+            ...(fetchMiddlewares<RequestHandler>(SignaturesController.prototype.listSignatures)),
 
-            async function MapEditController_listSignatures(request: ExRequest, response: ExResponse, next: any) {
+            async function SignaturesController_listSignatures(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listSignatures, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsSignaturesController_listSignatures, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<SignaturesController>(SignaturesController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1349,26 +1371,26 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_listStructures: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsStructuresController_listStructures: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
         };
         app.get('/api/maps/:map_id/structures',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listStructures)),
+            ...(fetchMiddlewares<RequestHandler>(StructuresController)),
+            ...(fetchMiddlewares<RequestHandler>(StructuresController.prototype.listStructures)),
 
-            async function MapEditController_listStructures(request: ExRequest, response: ExResponse, next: any) {
+            async function StructuresController_listStructures(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listStructures, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsStructuresController_listStructures, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<StructuresController>(StructuresController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1386,27 +1408,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_listStructureTimers: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsStructuresController_listStructureTimers: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 system_id: {"in":"query","name":"system_id","dataType":"string"},
         };
         app.get('/api/maps/:map_id/structure-timers',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.listStructureTimers)),
+            ...(fetchMiddlewares<RequestHandler>(StructuresController)),
+            ...(fetchMiddlewares<RequestHandler>(StructuresController.prototype.listStructureTimers)),
 
-            async function MapEditController_listStructureTimers(request: ExRequest, response: ExResponse, next: any) {
+            async function StructuresController_listStructureTimers(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_listStructureTimers, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsStructuresController_listStructureTimers, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<StructuresController>(StructuresController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1424,27 +1446,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_addSystems: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsSystemEditsController_addSystems: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 body: {"in":"body","name":"body","required":true,"dataType":"union","subSchemas":[{"ref":"AddSystemRequest"},{"ref":"AddSystemsRequest"}]},
         };
         app.post('/api/maps/:map_id/systems',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.addSystems)),
+            ...(fetchMiddlewares<RequestHandler>(SystemEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(SystemEditsController.prototype.addSystems)),
 
-            async function MapEditController_addSystems(request: ExRequest, response: ExResponse, next: any) {
+            async function SystemEditsController_addSystems(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_addSystems, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsSystemEditsController_addSystems, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<SystemEditsController>(SystemEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1462,7 +1484,7 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_updateSystem: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsSystemEditsController_updateSystem: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
@@ -1470,20 +1492,20 @@ export function RegisterRoutes(app: Router) {
         };
         app.patch('/api/maps/:map_id/systems/:solar_system_id',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.updateSystem)),
+            ...(fetchMiddlewares<RequestHandler>(SystemEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(SystemEditsController.prototype.updateSystem)),
 
-            async function MapEditController_updateSystem(request: ExRequest, response: ExResponse, next: any) {
+            async function SystemEditsController_updateSystem(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_updateSystem, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsSystemEditsController_updateSystem, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<SystemEditsController>(SystemEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1501,27 +1523,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_deleteSystem: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsSystemEditsController_deleteSystem: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
         };
         app.delete('/api/maps/:map_id/systems/:solar_system_id',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.deleteSystem)),
+            ...(fetchMiddlewares<RequestHandler>(SystemEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(SystemEditsController.prototype.deleteSystem)),
 
-            async function MapEditController_deleteSystem(request: ExRequest, response: ExResponse, next: any) {
+            async function SystemEditsController_deleteSystem(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_deleteSystem, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsSystemEditsController_deleteSystem, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<SystemEditsController>(SystemEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1539,27 +1561,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_addConnection: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsConnectionEditsController_addConnection: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 body: {"in":"body","name":"body","required":true,"ref":"AddConnectionRequest"},
         };
         app.post('/api/maps/:map_id/connections',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.addConnection)),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionEditsController.prototype.addConnection)),
 
-            async function MapEditController_addConnection(request: ExRequest, response: ExResponse, next: any) {
+            async function ConnectionEditsController_addConnection(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_addConnection, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsConnectionEditsController_addConnection, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<ConnectionEditsController>(ConnectionEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1577,7 +1599,7 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_updateConnection: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsConnectionEditsController_updateConnection: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 id: {"in":"path","name":"id","required":true,"dataType":"string"},
@@ -1585,20 +1607,20 @@ export function RegisterRoutes(app: Router) {
         };
         app.patch('/api/maps/:map_id/connections/:id',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.updateConnection)),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionEditsController.prototype.updateConnection)),
 
-            async function MapEditController_updateConnection(request: ExRequest, response: ExResponse, next: any) {
+            async function ConnectionEditsController_updateConnection(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_updateConnection, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsConnectionEditsController_updateConnection, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<ConnectionEditsController>(ConnectionEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1616,27 +1638,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_deleteConnection: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsConnectionEditsController_deleteConnection: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 id: {"in":"path","name":"id","required":true,"dataType":"string"},
         };
         app.delete('/api/maps/:map_id/connections/:id',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.deleteConnection)),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionEditsController.prototype.deleteConnection)),
 
-            async function MapEditController_deleteConnection(request: ExRequest, response: ExResponse, next: any) {
+            async function ConnectionEditsController_deleteConnection(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_deleteConnection, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsConnectionEditsController_deleteConnection, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<ConnectionEditsController>(ConnectionEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1654,7 +1676,7 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_upsertSignatures: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsSignatureEditsController_upsertSignatures: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
@@ -1662,20 +1684,20 @@ export function RegisterRoutes(app: Router) {
         };
         app.put('/api/maps/:map_id/systems/:solar_system_id/signatures',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.upsertSignatures)),
+            ...(fetchMiddlewares<RequestHandler>(SignatureEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(SignatureEditsController.prototype.upsertSignatures)),
 
-            async function MapEditController_upsertSignatures(request: ExRequest, response: ExResponse, next: any) {
+            async function SignatureEditsController_upsertSignatures(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_upsertSignatures, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsSignatureEditsController_upsertSignatures, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<SignatureEditsController>(SignatureEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1693,7 +1715,7 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_deleteSignature: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsSignatureEditsController_deleteSignature: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
@@ -1701,20 +1723,20 @@ export function RegisterRoutes(app: Router) {
         };
         app.delete('/api/maps/:map_id/systems/:solar_system_id/signatures/:signature_id',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.deleteSignature)),
+            ...(fetchMiddlewares<RequestHandler>(SignatureEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(SignatureEditsController.prototype.deleteSignature)),
 
-            async function MapEditController_deleteSignature(request: ExRequest, response: ExResponse, next: any) {
+            async function SignatureEditsController_deleteSignature(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_deleteSignature, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsSignatureEditsController_deleteSignature, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<SignatureEditsController>(SignatureEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1732,27 +1754,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_addStructure: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsStructureEditsController_addStructure: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 body: {"in":"body","name":"body","required":true,"ref":"CreateStructureRequest"},
         };
         app.post('/api/maps/:map_id/structures',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.addStructure)),
+            ...(fetchMiddlewares<RequestHandler>(StructureEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(StructureEditsController.prototype.addStructure)),
 
-            async function MapEditController_addStructure(request: ExRequest, response: ExResponse, next: any) {
+            async function StructureEditsController_addStructure(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_addStructure, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsStructureEditsController_addStructure, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<StructureEditsController>(StructureEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1770,7 +1792,7 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_updateStructure: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsStructureEditsController_updateStructure: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 id: {"in":"path","name":"id","required":true,"dataType":"string"},
@@ -1778,20 +1800,20 @@ export function RegisterRoutes(app: Router) {
         };
         app.put('/api/maps/:map_id/structures/:id',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.updateStructure)),
+            ...(fetchMiddlewares<RequestHandler>(StructureEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(StructureEditsController.prototype.updateStructure)),
 
-            async function MapEditController_updateStructure(request: ExRequest, response: ExResponse, next: any) {
+            async function StructureEditsController_updateStructure(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_updateStructure, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsStructureEditsController_updateStructure, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<StructureEditsController>(StructureEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1809,27 +1831,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_deleteStructure: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsStructureEditsController_deleteStructure: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 id: {"in":"path","name":"id","required":true,"dataType":"string"},
         };
         app.delete('/api/maps/:map_id/structures/:id',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.deleteStructure)),
+            ...(fetchMiddlewares<RequestHandler>(StructureEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(StructureEditsController.prototype.deleteStructure)),
 
-            async function MapEditController_deleteStructure(request: ExRequest, response: ExResponse, next: any) {
+            async function StructureEditsController_deleteStructure(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_deleteStructure, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsStructureEditsController_deleteStructure, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<StructureEditsController>(StructureEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1847,27 +1869,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_importKills: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsKillsController_importKills: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 body: {"in":"body","name":"body","required":true,"dataType":"union","subSchemas":[{"ref":"KillInput"},{"ref":"KillInputList"},{"ref":"KillsBatchRequest"}]},
         };
         app.post('/api/maps/:map_id/kills',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.importKills)),
+            ...(fetchMiddlewares<RequestHandler>(KillsController)),
+            ...(fetchMiddlewares<RequestHandler>(KillsController.prototype.importKills)),
 
-            async function MapEditController_importKills(request: ExRequest, response: ExResponse, next: any) {
+            async function KillsController_importKills(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_importKills, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsKillsController_importKills, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<KillsController>(KillsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1885,7 +1907,7 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_setTracked: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsTrackingEditsController_setTracked: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 eve_id: {"in":"path","name":"eve_id","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
@@ -1893,20 +1915,20 @@ export function RegisterRoutes(app: Router) {
         };
         app.put('/api/maps/:map_id/tracked-characters/:eve_id',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.setTracked)),
+            ...(fetchMiddlewares<RequestHandler>(TrackingEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(TrackingEditsController.prototype.setTracked)),
 
-            async function MapEditController_setTracked(request: ExRequest, response: ExResponse, next: any) {
+            async function TrackingEditsController_setTracked(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_setTracked, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsTrackingEditsController_setTracked, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<TrackingEditsController>(TrackingEditsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1924,27 +1946,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapEditController_recordActivity: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsActivityController_recordActivity: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 body: {"in":"body","name":"body","required":true,"ref":"CharacterActivityRequest"},
         };
         app.post('/api/maps/:map_id/character-activity',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController)),
-            ...(fetchMiddlewares<RequestHandler>(MapEditController.prototype.recordActivity)),
+            ...(fetchMiddlewares<RequestHandler>(ActivityController)),
+            ...(fetchMiddlewares<RequestHandler>(ActivityController.prototype.recordActivity)),
 
-            async function MapEditController_recordActivity(request: ExRequest, response: ExResponse, next: any) {
+            async function ActivityController_recordActivity(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapEditController_recordActivity, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsActivityController_recordActivity, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapEditController>(MapEditController);
+                const controller: any = await container.get<ActivityController>(ActivityController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -1962,7 +1984,7 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapDataController_getSystems: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsMapReadController_getSystems: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
@@ -1970,20 +1992,20 @@ export function RegisterRoutes(app: Router) {
         };
         app.get('/api/map/systems',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController)),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController.prototype.getSystems)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController.prototype.getSystems)),
 
-            async function MapDataController_getSystems(request: ExRequest, response: ExResponse, next: any) {
+            async function MapReadController_getSystems(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapDataController_getSystems, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapReadController_getSystems, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapDataController>(MapDataController);
+                const controller: any = await container.get<MapReadController>(MapReadController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -2001,7 +2023,7 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapDataController_getSystem: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsMapReadController_getSystem: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 id: {"in":"query","name":"id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
@@ -2009,20 +2031,20 @@ export function RegisterRoutes(app: Router) {
         };
         app.get('/api/map/system',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController)),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController.prototype.getSystem)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController.prototype.getSystem)),
 
-            async function MapDataController_getSystem(request: ExRequest, response: ExResponse, next: any) {
+            async function MapReadController_getSystem(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapDataController_getSystem, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapReadController_getSystem, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapDataController>(MapDataController);
+                const controller: any = await container.get<MapReadController>(MapReadController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -2040,27 +2062,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapDataController_getConnections: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsMapReadController_getConnections: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
         };
         app.get('/api/map/connections',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController)),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController.prototype.getConnections)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController.prototype.getConnections)),
 
-            async function MapDataController_getConnections(request: ExRequest, response: ExResponse, next: any) {
+            async function MapReadController_getConnections(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapDataController_getConnections, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapReadController_getConnections, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapDataController>(MapDataController);
+                const controller: any = await container.get<MapReadController>(MapReadController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -2078,27 +2100,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapDataController_getCharacters: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsMapReadController_getCharacters: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
         };
         app.get('/api/map/characters',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController)),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController.prototype.getCharacters)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController.prototype.getCharacters)),
 
-            async function MapDataController_getCharacters(request: ExRequest, response: ExResponse, next: any) {
+            async function MapReadController_getCharacters(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapDataController_getCharacters, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapReadController_getCharacters, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapDataController>(MapDataController);
+                const controller: any = await container.get<MapReadController>(MapReadController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -2116,7 +2138,7 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapDataController_getSystemsKills: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsMapReadController_getSystemsKills: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
@@ -2124,20 +2146,20 @@ export function RegisterRoutes(app: Router) {
         };
         app.get('/api/map/systems-kills',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController)),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController.prototype.getSystemsKills)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController.prototype.getSystemsKills)),
 
-            async function MapDataController_getSystemsKills(request: ExRequest, response: ExResponse, next: any) {
+            async function MapReadController_getSystemsKills(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapDataController_getSystemsKills, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapReadController_getSystemsKills, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapDataController>(MapDataController);
+                const controller: any = await container.get<MapReadController>(MapReadController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -2155,7 +2177,7 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapDataController_getCharacterActivity: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsMapReadController_getCharacterActivity: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
@@ -2163,20 +2185,20 @@ export function RegisterRoutes(app: Router) {
         };
         app.get('/api/map/character-activity',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController)),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController.prototype.getCharacterActivity)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController.prototype.getCharacterActivity)),
 
-            async function MapDataController_getCharacterActivity(request: ExRequest, response: ExResponse, next: any) {
+            async function MapReadController_getCharacterActivity(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapDataController_getCharacterActivity, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapReadController_getCharacterActivity, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapDataController>(MapDataController);
+                const controller: any = await container.get<MapReadController>(MapReadController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -2194,27 +2216,27 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapDataController_getUserCharacters: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsMapReadController_getUserCharacters: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
         };
         app.get('/api/map/user_characters',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController)),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController.prototype.getUserCharacters)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController.prototype.getUserCharacters)),
 
-            async function MapDataController_getUserCharacters(request: ExRequest, response: ExResponse, next: any) {
+            async function MapReadController_getUserCharacters(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapDataController_getUserCharacters, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapReadController_getUserCharacters, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapDataController>(MapDataController);
+                const controller: any = await container.get<MapReadController>(MapReadController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
@@ -2232,7 +2254,7 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapDataController_getStructureTimers: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsMapReadController_getStructureTimers: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
@@ -2240,20 +2262,20 @@ export function RegisterRoutes(app: Router) {
         };
         app.get('/api/map/structure-timers',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController)),
-            ...(fetchMiddlewares<RequestHandler>(MapDataController.prototype.getStructureTimers)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController)),
+            ...(fetchMiddlewares<RequestHandler>(MapReadController.prototype.getStructureTimers)),
 
-            async function MapDataController_getStructureTimers(request: ExRequest, response: ExResponse, next: any) {
+            async function MapReadController_getStructureTimers(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapDataController_getStructureTimers, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapReadController_getStructureTimers, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapDataController>(MapDataController);
+                const controller: any = await container.get<MapReadController>(MapReadController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }

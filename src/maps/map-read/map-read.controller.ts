@@ -1,21 +1,20 @@
 import { Controller, Get, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf, type AppDeps } from '../api/deps.js';
-import type { ErrorResponse } from '../api/error.dto.js';
-import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_IDENTIFIER_REQUIRED_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
-import { resolveMapSelector } from './map-selector.js';
-import type {
-  CharacterActivityDto,
-  ConnectionDto,
-  DataResponse,
-  StructureTimerDto,
-  SystemDto,
-  SystemKillsDto,
-  TrackedCharacterDto,
-  UserCharactersDto,
-} from './map.dto.js';
-import { BadRequestError } from '../errors.js';
-import { UUID_RE } from '../db/sql.js';
+import { principalOf } from '../../api/deps.js';
+import type { ErrorResponse } from '../../api/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_IDENTIFIER_REQUIRED_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
+import type { SystemsService } from '../systems/systems.service.js';
+import type { ConnectionsService } from '../connections/connections.service.js';
+import type { TrackingService } from '../tracking/tracking.service.js';
+import type { StructuresService } from '../structures/structures.service.js';
+import type { MapReadService } from './map-read.service.js';
+import type { CharacterActivityDto } from '../activity/activity.dto.js';
+import type { ConnectionDto } from '../connections/connections.dto.js';
+import type { SystemKillsDto } from '../kills/kills.dto.js';
+import type { DataResponse, TrackedCharacterDto } from '../map.dto.js';
+import type { StructureTimerDto } from '../structures/structures.dto.js';
+import type { SystemDto } from '../systems/systems.dto.js';
+import type { UserCharactersDto } from '../tracking/tracking.dto.js';
 
 /**
  * Map data (spec 4.1). Every endpoint needs a map key and the map selector: `map_id` (UUID) and/or
@@ -29,8 +28,14 @@ import { UUID_RE } from '../db/sql.js';
 @Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
-export class MapDataController extends Controller {
-  constructor(private readonly deps: AppDeps) {
+export class MapReadController extends Controller {
+  constructor(
+    private readonly systems: SystemsService,
+    private readonly connections: ConnectionsService,
+    private readonly tracking: TrackingService,
+    private readonly structures: StructuresService,
+    private readonly reads: MapReadService,
+  ) {
     super();
   }
 
@@ -48,9 +53,7 @@ export class MapDataController extends Controller {
     @Query() slug?: string,
     @Query() all?: boolean,
   ): Promise<DataResponse<SystemDto[]>> {
-    const em = this.deps.em();
-    const map = await resolveMapSelector(em, principalOf(req, 'map_key'), { map_id, slug });
-    return { data: await this.deps.mapData.systems(em, map.id, all === true) };
+    return { data: await this.systems.list(principalOf(req, 'map_key'), { map_id, slug }, all === true) };
   }
 
   /**
@@ -71,9 +74,7 @@ export class MapDataController extends Controller {
     @Query() map_id?: string,
     @Query() slug?: string,
   ): Promise<DataResponse<SystemDto>> {
-    const em = this.deps.em();
-    const map = await resolveMapSelector(em, principalOf(req, 'map_key'), { map_id, slug });
-    return { data: await this.deps.mapData.system(em, map.id, id) };
+    return { data: await this.systems.get(principalOf(req, 'map_key'), { map_id, slug }, id) };
   }
 
   /**
@@ -84,9 +85,7 @@ export class MapDataController extends Controller {
    */
   @Get('connections')
   public async getConnections(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<ConnectionDto[]>> {
-    const em = this.deps.em();
-    const map = await resolveMapSelector(em, principalOf(req, 'map_key'), { map_id, slug });
-    return { data: await this.deps.mapData.connections(em, map.id) };
+    return { data: await this.connections.list(principalOf(req, 'map_key'), { map_id, slug }) };
   }
 
   /**
@@ -97,9 +96,7 @@ export class MapDataController extends Controller {
    */
   @Get('characters')
   public async getCharacters(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<TrackedCharacterDto[]>> {
-    const em = this.deps.em();
-    const map = await resolveMapSelector(em, principalOf(req, 'map_key'), { map_id, slug });
-    return { data: await this.deps.mapData.trackedCharacters(em, map.id) };
+    return { data: await this.tracking.list(principalOf(req, 'map_key'), { map_id, slug }) };
   }
 
   /**
@@ -120,9 +117,7 @@ export class MapDataController extends Controller {
     @Query() slug?: string,
     @Query() hours?: number,
   ): Promise<DataResponse<SystemKillsDto[]>> {
-    const em = this.deps.em();
-    const map = await resolveMapSelector(em, principalOf(req, 'map_key'), { map_id, slug });
-    return { data: await this.deps.mapData.systemsKills(em, map.id, hours) };
+    return { data: await this.reads.systemsKills(principalOf(req, 'map_key'), { map_id, slug }, hours) };
   }
 
   /**
@@ -142,9 +137,7 @@ export class MapDataController extends Controller {
     @Query() slug?: string,
     @Query() days?: number,
   ): Promise<DataResponse<CharacterActivityDto[]>> {
-    const em = this.deps.em();
-    const map = await resolveMapSelector(em, principalOf(req, 'map_key'), { map_id, slug });
-    return { data: await this.deps.mapData.characterActivity(em, map.id, days) };
+    return { data: await this.reads.characterActivity(principalOf(req, 'map_key'), { map_id, slug }, days) };
   }
 
   /**
@@ -155,9 +148,7 @@ export class MapDataController extends Controller {
    */
   @Get('user_characters')
   public async getUserCharacters(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<UserCharactersDto[]>> {
-    const em = this.deps.em();
-    const map = await resolveMapSelector(em, principalOf(req, 'map_key'), { map_id, slug });
-    return { data: await this.deps.mapData.userCharacters(em, map.id) };
+    return { data: await this.tracking.byUser(principalOf(req, 'map_key'), { map_id, slug }) };
   }
 
   /**
@@ -174,12 +165,6 @@ export class MapDataController extends Controller {
     @Query() slug?: string,
     @Query() system_id?: string,
   ): Promise<DataResponse<StructureTimerDto[]>> {
-    if (system_id !== undefined && !UUID_RE.test(system_id)) {
-      throw new BadRequestError('validation_failed', 'Request validation failed', [{ field: 'system_id', message: 'must be a UUID' }]);
-    }
-    const em = this.deps.em();
-    const map = await resolveMapSelector(em, principalOf(req, 'map_key'), { map_id, slug });
-    return { data: await this.deps.mapData.structureTimers(em, map.id, system_id) };
+    return { data: await this.structures.timers(principalOf(req, 'map_key'), { map_id, slug }, system_id) };
   }
 }
-

@@ -1,0 +1,36 @@
+import { Controller, Get, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import { principalOf } from '../../api/deps.js';
+import type { ErrorResponse } from '../../api/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
+import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
+import type { ConnectionsService } from './connections.service.js';
+import type { DataResponse } from '../map.dto.js';
+import type { ConnectionDto } from './connections.dto.js';
+
+/** The map's connections (`/api/maps/{map_id}/…`, `{map_id}` the map UUID or slug); a map key reads only its own map. */
+@Route('api/maps/{map_id}')
+@Security('map_key')
+@Response<ErrorResponse>(400, 'Malformed parameter or body (`validation_failed` with details)', MAP_PATH_VALIDATION_EXAMPLE)
+@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
+@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
+@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
+export class ConnectionsController extends Controller {
+  constructor(
+    private readonly connections: ConnectionsService,
+  ) {
+    super();
+  }
+
+  /**
+   * Connections of the map, oldest first.
+   * @summary Connections
+   * @param map_id Map UUID or slug.
+   */
+  @Get('connections')
+  @Tags('Map collections')
+  public async listConnections(@Request() req: ExRequest, @Path() map_id: string): Promise<DataResponse<ConnectionDto[]>> {
+    return { data: await this.connections.list(principalOf(req, 'map_key'), map_id) };
+  }
+}

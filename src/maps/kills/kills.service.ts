@@ -1,0 +1,70 @@
+import type { Db } from '../../db/db.js';
+import type { Outbox } from '../../events/outbox.js';
+import type { MapKeyPrincipal } from '../../api/principal.js';
+import { SolarSystemRepository } from '../../static-data/solar-system.repository.js';
+import { MapAccess, type MapReference } from '../map-access.js';
+import { mapKillEvent } from '../event-payloads.js';
+import { solarSystemsNotFound } from '../edit-support.js';
+import type { KillImportResultDto, KillInput } from './kills.dto.js';
+import { killsOfBody, toNewKill, uniqueKills } from './kills.rules.js';
+import { KillRepository, type NewKill } from './kill.repository.js';
+
+/** Kills of a map: the editing API's import, the seeding writes and retention. */
+export class KillsService {
+  private readonly access: MapAccess;
+
+  constructor(
+    private readonly db: Db,
+    private readonly outbox: Outbox,
+    private readonly kills = new KillRepository(),
+    private readonly solarSystems = new SolarSystemRepository(),
+  ) {
+    this.access = new MapAccess(db);
+  }
+
+  /**
+   * Stores killmails the map does not know yet, in one transaction; each new one emits map_kill. A
+   * killmail_id already stored (or repeated in the batch) is a duplicate: left as it is, no event. The
+   * body is one kill, an array or `{kills}`; error details name a kill's body path (`kills[0].`, `[0].`).
+   */
+  async import(principal: MapKeyPrincipal, ref: MapReference, body: KillInput | KillInput[] | { kills: KillInput[] }): Promise<KillImportResultDto> {
+    const map = await this.access.resolve(principal, ref);
+    const { kills, fieldPrefix } = killsOfBody(body);
+    return this.db.transaction(async (tx) => {
+      const known = await this.solarSystems.byIds(tx, kills.map((k) => k.solar_system_id));
+      const unknown = kills.flatMap((k, i) =>
+        known.has(k.solar_system_id) ? [] : [{ field: `${fieldPrefix(i)}solar_system_id`, message: `${k.solar_system_id} is not a known solar system` }],
+      );
+      if (unknown.length) throw solarSystemsNotFound(unknown);
+      const inserted = await this.store(tx, map.id, kills.map(toNewKill));
+      return { inserted, duplicates: kills.length - inserted };
+    });
+  }
+
+  /**
+   * Stores kills (in the transaction of `db` when it has one, else in one of their own) and records a
+   * map_kill event per new kill, in input order. A killmail the map already has, or one repeated in
+   * `kills`, is left as it is and emits nothing. `system_name` is the map system's name, else the
+   * static name. Returns how many kills were new.
+   */
+  async store(db: Db, mapId: string, kills: readonly NewKill[]): Promise<number> {
+    const unique = uniqueKills(kills);
+    if (unique.length === 0) return 0;
+    return db.transaction(async (tx) => {
+      const isNew = await this.kills.insertNew(tx, mapId, unique);
+      if (isNew.size === 0) return 0;
+      const fresh = unique.filter((k) => isNew.has(k.killmailId));
+      const nameOf = await this.kills.systemNames(tx, mapId, [...new Set(fresh.map((k) => k.solarSystemId))]);
+      await this.outbox.append(
+        tx.em,
+        fresh.map((k) => mapKillEvent(mapId, k, nameOf.get(k.solarSystemId) ?? null)),
+      );
+      return fresh.length;
+    });
+  }
+
+  /** Deletes kills older than `retentionDays` (every map), `batch` per statement; how many went. */
+  async prune(retentionDays: number, batch: number): Promise<number> {
+    return this.kills.pruneOlderThan(this.db, retentionDays, batch);
+  }
+}

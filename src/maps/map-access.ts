@@ -1,0 +1,66 @@
+/**
+ * The one place where a map key's access to a map is decided. Services of the map API call it with the
+ * principal and the map reference of the request (the `/api/map/*` selector, or the `{map_id}` path
+ * segment of `/api/maps/{map_id}/…`) before they read or write anything.
+ */
+import type { Db } from '../db/db.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
+import { UUID_RE } from '../db/sql.js';
+import type { MapKeyPrincipal } from '../api/principal.js';
+import { MapRefRepository, type MapRef } from './map.repository.js';
+
+export type { MapRef } from './map.repository.js';
+
+/** The `/api/map/*` map selector: `map_id` and/or `slug`. */
+export interface MapSelector {
+  map_id?: string | undefined;
+  slug?: string | undefined;
+}
+
+/** How a request names its map: the selector of `/api/map/*`, or the `{map_id}` segment (UUID or slug). */
+export type MapReference = MapSelector | string;
+
+export class MapAccess {
+  constructor(
+    private readonly db: Db,
+    private readonly maps = new MapRefRepository(),
+  ) {}
+
+  /** The map the reference names, when it is the key's map; else 400 or 404 as `bySelector` / `byPath` say. */
+  async resolve(principal: MapKeyPrincipal, ref: MapReference): Promise<MapRef> {
+    return typeof ref === 'string' ? this.byPath(principal, ref) : this.bySelector(principal, ref);
+  }
+
+  /**
+   * Resolves the map selector for a map key, comparing it with the key's own map only: no other map is
+   * ever looked up, so no answer (nor its timing) depends on whether another map exists. A selector
+   * naming anything but the key's map is 404; `map_id` and `slug` of which one names the key's map and
+   * the other does not is 400 `map_selector_conflict`, whatever the other names.
+   */
+  async bySelector(principal: MapKeyPrincipal, selector: MapSelector): Promise<MapRef> {
+    const mapId = selector.map_id?.trim() || undefined;
+    const slug = selector.slug?.trim() || undefined;
+    if (!mapId && !slug) {
+      throw new BadRequestError('map_identifier_required', 'Map identifier required. Provide `map_id` or `slug`.');
+    }
+    if (mapId && !UUID_RE.test(mapId)) {
+      throw new BadRequestError('invalid_map_id', '`map_id` must be a UUID', [{ field: 'map_id', message: 'must be a UUID' }]);
+    }
+    const map = await this.maps.byId(this.db, principal.mapId);
+    const idNamesIt = mapId !== undefined && map !== undefined && mapId.toLowerCase() === map.id;
+    const slugNamesIt = slug !== undefined && map !== undefined && slug === map.slug;
+    if (mapId && slug && idNamesIt !== slugNamesIt) {
+      throw new BadRequestError('map_selector_conflict', '`map_id` and `slug` name different maps');
+    }
+    if (!map || (mapId && !idNamesIt) || (slug && !slugNamesIt)) throw new NotFoundError('Map not found', 'map_not_found');
+    return map;
+  }
+
+  /** `{map_id}` path segment of the /api/maps family: the key's map by its UUID or its slug, else 404. */
+  async byPath(principal: MapKeyPrincipal, idOrSlug: string): Promise<MapRef> {
+    const map = await this.maps.byId(this.db, principal.mapId);
+    const names = map !== undefined && (UUID_RE.test(idOrSlug) ? idOrSlug.toLowerCase() === map.id : idOrSlug === map.slug);
+    if (!map || !names) throw new NotFoundError('Map not found', 'map_not_found');
+    return map;
+  }
+}

@@ -1,0 +1,40 @@
+import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import { principalOf } from '../../api/deps.js';
+import type { ErrorResponse } from '../../api/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
+import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
+import type { SignaturesService } from './signatures.service.js';
+import type { DataResponse } from '../map.dto.js';
+import type { SignatureDto } from './signatures.dto.js';
+
+/** The map's signatures (`/api/maps/{map_id}/…`, `{map_id}` the map UUID or slug); a map key reads only its own map. */
+@Route('api/maps/{map_id}')
+@Security('map_key')
+@Response<ErrorResponse>(400, 'Malformed parameter or body (`validation_failed` with details)', MAP_PATH_VALIDATION_EXAMPLE)
+@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
+@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
+@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
+export class SignaturesController extends Controller {
+  constructor(
+    private readonly signatures: SignaturesService,
+  ) {
+    super();
+  }
+
+  /**
+   * Signatures of the map's visible systems, by solar system id then signature id.
+   * @summary Signatures
+   * @param map_id Map UUID or slug.
+   * @param solar_system_id Only this system's signatures.
+   * @isInt solar_system_id
+   * @minimum solar_system_id 0
+   * @maximum solar_system_id 2147483647
+   */
+  @Get('signatures')
+  @Tags('Map collections')
+  public async listSignatures(@Request() req: ExRequest, @Path() map_id: string, @Query() solar_system_id?: number): Promise<DataResponse<SignatureDto[]>> {
+    return { data: await this.signatures.list(principalOf(req, 'map_key'), map_id, solar_system_id) };
+  }
+}

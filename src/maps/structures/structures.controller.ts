@@ -1,0 +1,48 @@
+import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import { principalOf } from '../../api/deps.js';
+import type { ErrorResponse } from '../../api/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
+import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
+import type { StructuresService } from './structures.service.js';
+import type { DataResponse } from '../map.dto.js';
+import type { StructureTimerDto } from './structures.dto.js';
+
+/** The map's structures (`/api/maps/{map_id}/…`, `{map_id}` the map UUID or slug); a map key reads only its own map. */
+@Route('api/maps/{map_id}')
+@Security('map_key')
+@Response<ErrorResponse>(400, 'Malformed parameter or body (`validation_failed` with details)', MAP_PATH_VALIDATION_EXAMPLE)
+@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
+@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
+@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
+export class StructuresController extends Controller {
+  constructor(
+    private readonly structures: StructuresService,
+  ) {
+    super();
+  }
+
+  /**
+   * Every structure of the map (any status, with or without a timer).
+   * @summary Structures
+   * @param map_id Map UUID or slug.
+   */
+  @Get('structures')
+  @Tags('Map collections')
+  public async listStructures(@Request() req: ExRequest, @Path() map_id: string): Promise<DataResponse<StructureTimerDto[]>> {
+    return { data: await this.structures.list(principalOf(req, 'map_key'), map_id) };
+  }
+
+  /**
+   * Structure timers: structures Anchoring or Reinforced with an end time, soonest first.
+   * @summary Structure timers
+   * @param map_id Map UUID or slug.
+   * @param system_id Only timers of this map system (record id, a UUID).
+   */
+  @Get('structure-timers')
+  @Tags('Map collections')
+  public async listStructureTimers(@Request() req: ExRequest, @Path() map_id: string, @Query() system_id?: string): Promise<DataResponse<StructureTimerDto[]>> {
+    return { data: await this.structures.timers(principalOf(req, 'map_key'), map_id, system_id) };
+  }
+}

@@ -1,0 +1,54 @@
+import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import { principalOf } from '../../api/deps.js';
+import type { ErrorResponse } from '../../api/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
+import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
+import type { SystemsService } from './systems.service.js';
+import type { DataResponse } from '../map.dto.js';
+import type { SystemDto, SystemsAndConnectionsDto } from './systems.dto.js';
+
+/** The map's systems (`/api/maps/{map_id}/…`, `{map_id}` the map UUID or slug); a map key reads only its own map. */
+@Route('api/maps/{map_id}')
+@Security('map_key')
+@Response<ErrorResponse>(400, 'Malformed parameter or body (`validation_failed` with details)', MAP_PATH_VALIDATION_EXAMPLE)
+@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
+@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
+@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
+export class SystemsController extends Controller {
+  constructor(
+    private readonly systems: SystemsService,
+  ) {
+    super();
+  }
+
+  /**
+   * The map's systems and connections: `{"data": {"systems": [System], "connections": [Connection]}}`.
+   * Visible systems only, unless `all=true`.
+   * @summary Systems and connections
+   * @param map_id Map UUID or slug.
+   * @param all When true, hidden (deleted) systems are included.
+   */
+  @Get('systems')
+  @Tags('Map collections')
+  public async listSystems(@Request() req: ExRequest, @Path() map_id: string, @Query() all?: boolean): Promise<DataResponse<SystemsAndConnectionsDto>> {
+    return { data: await this.systems.listWithConnections(principalOf(req, 'map_key'), map_id, all === true) };
+  }
+
+  /**
+   * One system of the map (hidden ones too).
+   * @summary One system
+   * @param map_id Map UUID or slug.
+   * @param solar_system_id Solar system id.
+   * @isInt solar_system_id
+   * @minimum solar_system_id 0
+   * @maximum solar_system_id 2147483647
+   */
+  @Get('systems/{solar_system_id}')
+  @Tags('Map collections')
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or system not on the map (`system_not_found`)', { error: 'System not found', code: 'system_not_found' })
+  public async getSystem(@Request() req: ExRequest, @Path() map_id: string, @Path() solar_system_id: number): Promise<DataResponse<SystemDto>> {
+    return { data: await this.systems.get(principalOf(req, 'map_key'), map_id, solar_system_id) };
+  }
+}

@@ -1,0 +1,47 @@
+import { Controller, Get, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import { principalOf } from '../../api/deps.js';
+import type { ErrorResponse } from '../../api/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
+import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
+import type { TrackingService } from './tracking.service.js';
+import type { DataResponse, TrackedCharacterDto } from '../map.dto.js';
+import type { UserCharactersDto } from './tracking.dto.js';
+
+/** The map's characters (`/api/maps/{map_id}/…`, `{map_id}` the map UUID or slug); a map key reads only its own map. */
+@Route('api/maps/{map_id}')
+@Security('map_key')
+@Response<ErrorResponse>(400, 'Malformed parameter or body (`validation_failed` with details)', MAP_PATH_VALIDATION_EXAMPLE)
+@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
+@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
+@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
+export class TrackingController extends Controller {
+  constructor(
+    private readonly tracking: TrackingService,
+  ) {
+    super();
+  }
+
+  /**
+   * Characters on the map with their tracking flag.
+   * @summary Tracked characters
+   * @param map_id Map UUID or slug.
+   */
+  @Get('tracked-characters')
+  @Tags('Map collections')
+  public async listTrackedCharacters(@Request() req: ExRequest, @Path() map_id: string): Promise<DataResponse<TrackedCharacterDto[]>> {
+    return { data: await this.tracking.list(principalOf(req, 'map_key'), map_id) };
+  }
+
+  /**
+   * The map's characters grouped by user, with the user's main character.
+   * @summary Characters grouped by user
+   * @param map_id Map UUID or slug.
+   */
+  @Get('user-characters')
+  @Tags('Map collections')
+  public async listUserCharacters(@Request() req: ExRequest, @Path() map_id: string): Promise<DataResponse<UserCharactersDto[]>> {
+    return { data: await this.tracking.byUser(principalOf(req, 'map_key'), map_id) };
+  }
+}
