@@ -1,6 +1,8 @@
 import { Body, Controller, Delete, Get, Path, Post, Put, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf, type AppDeps } from '../api/deps.js';
+import { principalOf } from '../api/deps.js';
+import type { AclService } from './acl.service.js';
+import type { MapReadService } from '../maps/map-read/map-read.service.js';
 import type { ErrorResponse } from '../api/error.dto.js';
 import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_IDENTIFIER_REQUIRED_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
 import type { DataResponse } from '../maps/map.dto.js';
@@ -27,7 +29,10 @@ import type {
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class MapAclsController extends Controller {
-  constructor(private readonly deps: AppDeps) {
+  constructor(
+    private readonly mapData: MapReadService,
+    private readonly acls: AclService,
+  ) {
     super();
   }
 
@@ -39,7 +44,7 @@ export class MapAclsController extends Controller {
    */
   @Get()
   public async listMapAcls(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<AclListItemDto[]>> {
-    return { data: await this.deps.mapData.acls(principalOf(req, 'map_key'), { map_id, slug }) };
+    return { data: await this.mapData.acls(principalOf(req, 'map_key'), { map_id, slug }) };
   }
 
   /**
@@ -61,7 +66,7 @@ export class MapAclsController extends Controller {
     @Query() map_id?: string,
     @Query() slug?: string,
   ): Promise<DataResponse<AclDto>> {
-    return { data: await this.deps.acls.createForMap(principalOf(req, 'map_key'), { map_id, slug }, body.acl) };
+    return { data: await this.acls.createForMap(principalOf(req, 'map_key'), { map_id, slug }, body.acl) };
   }
 }
 
@@ -79,7 +84,7 @@ function aclIdOf(id: string): string {
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class AclsController extends Controller {
-  constructor(private readonly deps: AppDeps) {
+  constructor(private readonly acls: AclService) {
     super();
   }
 
@@ -90,7 +95,7 @@ export class AclsController extends Controller {
    */
   @Get('{id}')
   public async getAcl(@Request() req: ExRequest, @Path() id: string): Promise<DataResponse<AclDto>> {
-    return { data: await this.deps.acls.get(principalOf(req, 'acl_key'), aclIdOf(id)) };
+    return { data: await this.acls.get(principalOf(req, 'acl_key'), aclIdOf(id)) };
   }
 
   /**
@@ -105,7 +110,7 @@ export class AclsController extends Controller {
     details: [{ field: 'acl.name', message: 'must not be blank' }],
   })
   public async updateAcl(@Request() req: ExRequest, @Path() id: string, @Body() body: UpdateAclRequest): Promise<DataResponse<AclDto>> {
-    return { data: await this.deps.acls.update(principalOf(req, 'acl_key'), aclIdOf(id), body.acl) };
+    return { data: await this.acls.update(principalOf(req, 'acl_key'), aclIdOf(id), body.acl) };
   }
 
   /**
@@ -122,7 +127,7 @@ export class AclsController extends Controller {
   })
   @Response<ErrorResponse>(409, 'The ACL already has this member', { error: 'This ACL already has a member with that id', code: 'member_exists' })
   public async addAclMember(@Request() req: ExRequest, @Path() acl_id: string, @Body() body: CreateAclMemberRequest): Promise<DataResponse<AclMemberDto>> {
-    return { data: await this.deps.acls.addMember(principalOf(req, 'acl_key'), aclIdOf(acl_id), body.member) };
+    return { data: await this.acls.addMember(principalOf(req, 'acl_key'), aclIdOf(acl_id), body.member) };
   }
 
   /**
@@ -145,7 +150,7 @@ export class AclsController extends Controller {
     @Body() body: UpdateAclMemberRequest,
   ): Promise<DataResponse<AclMemberDto>> {
     return {
-      data: await this.deps.acls.updateMember(principalOf(req, 'acl_key'), aclIdOf(acl_id), member_id, body.member),
+      data: await this.acls.updateMember(principalOf(req, 'acl_key'), aclIdOf(acl_id), member_id, body.member),
     };
   }
 
@@ -162,7 +167,7 @@ export class AclsController extends Controller {
     code: 'member_not_found',
   })
   public async deleteAclMember(@Request() req: ExRequest, @Path() acl_id: string, @Path() member_id: string): Promise<OkResponse> {
-    await this.deps.acls.removeMember(principalOf(req, 'acl_key'), aclIdOf(acl_id), member_id);
+    await this.acls.removeMember(principalOf(req, 'acl_key'), aclIdOf(acl_id), member_id);
     return { ok: true };
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Path, Post, Put, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
-import type { AppDeps } from '../api/deps.js';
+import type { AdminService } from './admin.service.js';
 import type { ErrorResponse } from '../api/error.dto.js';
 import type { DataResponse, TrackedCharacterDto } from '../maps/map.dto.js';
 import type {
@@ -29,7 +29,7 @@ import type {
 @Response<ErrorResponse>(404, 'Unknown user, character, map or key')
 @Response<ErrorResponse>(429, 'Rate limit exceeded')
 export class AdminController extends Controller {
-  constructor(private readonly deps: AppDeps) {
+  constructor(private readonly admin: AdminService) {
     super();
   }
 
@@ -38,37 +38,37 @@ export class AdminController extends Controller {
   @SuccessResponse(201, 'Created')
   public async createUser(@Body() body: CreateUserRequest): Promise<DataResponse<UserDto>> {
     this.setStatus(201);
-    return { data: await this.deps.admin.createUser(body.name) };
+    return { data: await this.admin.createUser(body.name) };
   }
 
   /** Lists users with their characters. */
   @Get('users')
   public async listUsers(): Promise<DataResponse<UserDto[]>> {
-    return { data: await this.deps.admin.listUsers() };
+    return { data: await this.admin.listUsers() };
   }
 
   /** One user. */
   @Get('users/{id}')
   public async getUser(@Path() id: string): Promise<DataResponse<UserDto>> {
-    return { data: await this.deps.admin.getUser(id) };
+    return { data: await this.admin.getUser(id) };
   }
 
   /** Sets or clears (null) the user's main character; it must be one of the user's characters. */
   @Put('users/{id}/main-character')
   public async setMainCharacter(@Path() id: string, @Body() body: SetMainCharacterRequest): Promise<DataResponse<UserDto>> {
-    return { data: await this.deps.admin.setMainCharacter(id, body.eve_id) };
+    return { data: await this.admin.setMainCharacter(id, body.eve_id) };
   }
 
   /** Creates or updates a character by `eve_id`. */
   @Put('characters')
   public async upsertCharacter(@Body() body: UpsertCharacterRequest): Promise<DataResponse<AdminCharacterDto>> {
-    return { data: await this.deps.admin.upsertCharacter(body) };
+    return { data: await this.admin.upsertCharacter(body) };
   }
 
   /** Lists characters with their record and user ids. */
   @Get('characters')
   public async listAdminCharacters(): Promise<DataResponse<AdminCharacterDto[]>> {
-    return { data: await this.deps.admin.listCharacters() };
+    return { data: await this.admin.listCharacters() };
   }
 
   /** Creates a map; the response carries its first key (bound to the owner) once. */
@@ -77,19 +77,19 @@ export class AdminController extends Controller {
   @Response<ErrorResponse>(409, 'Slug taken')
   public async createMap(@Body() body: CreateMapRequest): Promise<DataResponse<CreatedMapDto>> {
     this.setStatus(201);
-    return { data: await this.deps.admin.createMap(body) };
+    return { data: await this.admin.createMap(body) };
   }
 
   /** Lists maps. */
   @Get('maps')
   public async listMaps(): Promise<DataResponse<AdminMapDto[]>> {
-    return { data: await this.deps.admin.listMaps() };
+    return { data: await this.admin.listMaps() };
   }
 
   /** One map. */
   @Get('maps/{map}')
   public async getMap(@Path() map: string): Promise<DataResponse<AdminMapDto>> {
-    return { data: await this.deps.admin.getMap(map) };
+    return { data: await this.admin.getMap(map) };
   }
 
   /** Issues another key for the map, bound to a character; the key is shown once. */
@@ -97,19 +97,19 @@ export class AdminController extends Controller {
   @SuccessResponse(201, 'Created')
   public async issueMapKey(@Path() map: string, @Body() body: IssueMapKeyRequest): Promise<DataResponse<IssuedMapKeyDto>> {
     this.setStatus(201);
-    return { data: await this.deps.admin.issueKey(map, body) };
+    return { data: await this.admin.issueKey(map, body) };
   }
 
   /** Lists the map's keys (never the keys themselves). */
   @Get('maps/{map}/keys')
   public async listMapKeys(@Path() map: string): Promise<DataResponse<MapKeyDto[]>> {
-    return { data: await this.deps.admin.listKeys(map) };
+    return { data: await this.admin.listKeys(map) };
   }
 
   /** Revokes a key; it stops working at once. */
   @Delete('maps/{map}/keys/{key_id}')
   public async revokeMapKey(@Path() map: string, @Path() key_id: string): Promise<DataResponse<MapKeyDto>> {
-    return { data: await this.deps.admin.revokeKey(map, key_id) };
+    return { data: await this.admin.revokeKey(map, key_id) };
   }
 
   /**
@@ -118,7 +118,7 @@ export class AdminController extends Controller {
    */
   @Put('maps/{map}/characters/{eve_id}')
   public async trackCharacter(@Path() map: string, @Path() eve_id: string, @Body() body: TrackCharacterRequest): Promise<DataResponse<TrackedCharacterDto>> {
-    return { data: await this.deps.admin.setTracking(map, eve_id, body.tracked) };
+    return { data: await this.admin.setTracking(map, eve_id, body.tracked) };
   }
 
   /**
@@ -128,7 +128,7 @@ export class AdminController extends Controller {
   @Delete('maps/{map}/characters/{eve_id}')
   @SuccessResponse(204, 'Removed')
   public async untrackCharacter(@Path() map: string, @Path() eve_id: string): Promise<void> {
-    await this.deps.admin.removeTracking(map, eve_id);
+    await this.admin.removeTracking(map, eve_id);
     this.setStatus(204);
   }
 }

@@ -3,15 +3,22 @@ import type { Request as ExRequest } from 'express';
 import { depsOf, type AppDeps } from './deps.js';
 
 import { CharactersController } from '../characters/characters.controller.js';
+import { AclsController, MapAclsController } from '../acls/acls.controller.js';
+import { AdminController } from '../admin/admin.controller.js';
+import { EventsController } from '../events/events.controller.js';
+import { StaticInfoController } from '../static-data/static-info.controller.js';
 import { MAP_CONTROLLER_FACTORIES } from '../maps/map-controllers.js';
 
-type ControllerClass = new (deps: AppDeps) => unknown;
-
-/**
- * Controllers that take only the services they use, built from the app's deps. A controller not
- * listed here still takes the whole deps object.
- */
-const FACTORIES = new Map<unknown, (deps: AppDeps) => unknown>([[CharactersController, (d) => new CharactersController(d.characters)], ...MAP_CONTROLLER_FACTORIES]);
+/** Every controller, built with only the services it uses (from the deps of the app serving the request). */
+const FACTORIES = new Map<unknown, (deps: AppDeps) => unknown>([
+  [CharactersController, (d) => new CharactersController(d.characters)],
+  [MapAclsController, (d) => new MapAclsController(d.mapData, d.acls)],
+  [AclsController, (d) => new AclsController(d.acls)],
+  [AdminController, (d) => new AdminController(d.admin)],
+  [EventsController, (d) => new EventsController(d.eventLog)],
+  [StaticInfoController, (d) => new StaticInfoController(d.staticInfo)],
+  ...MAP_CONTROLLER_FACTORIES,
+]);
 
 /**
  * tsoa's IoC hook: a controller is built with the deps of the app serving the request (no global
@@ -20,6 +27,10 @@ const FACTORIES = new Map<unknown, (deps: AppDeps) => unknown>([[CharactersContr
 export const iocContainer: IocContainerFactory = function (request: unknown): IocContainer {
   const deps = depsOf(request as ExRequest);
   return {
-    get: ((controller: unknown) => FACTORIES.get(controller)?.(deps) ?? new (controller as ControllerClass)(deps)) as IocContainer['get'],
+    get: ((controller: unknown) => {
+      const make = FACTORIES.get(controller);
+      if (!make) throw new Error(`controller ${(controller as { name?: string }).name ?? '?'} is not registered in src/api/ioc.ts`);
+      return make(deps);
+    }) as IocContainer['get'],
   };
 };

@@ -1,6 +1,7 @@
 import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf, type AppDeps } from '../api/deps.js';
+import { principalOf } from '../api/deps.js';
+import type { EventLogService } from './events.service.js';
 import type { ErrorResponse } from '../api/error.dto.js';
 import { BadRequestError } from '../errors.js';
 import { parseEventId, type EventEnvelope } from './envelope.js';
@@ -21,7 +22,7 @@ export interface EventLogResponse {
 @Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to')
 @Response<ErrorResponse>(429, 'Rate limit exceeded')
 export class EventsController extends Controller {
-  constructor(private readonly deps: AppDeps) {
+  constructor(private readonly eventLog: EventLogService) {
     super();
   }
 
@@ -47,6 +48,6 @@ export class EventsController extends Controller {
       afterId = parseEventId(after);
       if (!afterId) throw new BadRequestError('invalid_event_id', '`after` must be an event id (ULID)', [{ field: 'after', message: 'must be a ULID' }]);
     }
-    return this.deps.eventLog.page(principalOf(req, 'map_key'), map_id, afterId, limit ?? 100);
+    return this.eventLog.page(principalOf(req, 'map_key'), map_id, afterId, limit ?? 100);
   }
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Response, Route, Tags } from '@tsoa/runtime';
-import type { AppDeps } from '../api/deps.js';
+import type { StaticInfoService } from './static-info.service.js';
 import type { ErrorResponse } from '../api/error.dto.js';
 import { DEPENDENCY_UNAVAILABLE_EXAMPLE } from '../api/error-examples.js';
 import type { DataResponse } from '../maps/map.dto.js';
@@ -10,7 +10,7 @@ import { NotFoundError } from '../errors.js';
 @Route('api/common')
 @Tags('Common')
 export class StaticInfoController extends Controller {
-  constructor(private readonly deps: AppDeps) {
+  constructor(private readonly staticInfo: StaticInfoService) {
     super();
   }
 
@@ -31,7 +31,7 @@ export class StaticInfoController extends Controller {
   })
   @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
   public async getSystemStaticInfo(@Query() id: number): Promise<DataResponse<SystemStaticInfoDto>> {
-    const info = await this.deps.staticInfo.getSystemStaticInfo(id);
+    const info = await this.staticInfo.getSystemStaticInfo(id);
     if (!info) throw new NotFoundError('System not found', 'system_not_found');
     return { data: info };
   }
