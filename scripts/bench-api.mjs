@@ -155,7 +155,6 @@ function prng(seed) {
   };
 }
 
-
 /** Runs `tasks` (functions returning promises) with at most `n` in flight. */
 async function inPool(n, tasks) {
   let next = 0;
@@ -165,9 +164,6 @@ async function inPool(n, tasks) {
     }),
   );
 }
-
-
-
 
 /** Migrates and seeds through the product's own code (dist/): the core, static data import, admin and map content services. */
 async function seed(env) {
@@ -186,33 +182,44 @@ async function seed(env) {
     log(`static data: ${imported.systems} systems from ${path.relative(ROOT, staticDir) || staticDir}`);
 
     const em = () => platform.orm.em.fork();
-    const owner = { eve_id: '2119000001', name: 'Bench Owner', corporation_id: '98900001', corporation_ticker: 'BENCH', alliance_id: null, alliance_ticker: null };
+    const owner = {
+      eve_id: '2119000001',
+      name: 'Bench Owner',
+      corporation_id: '98900001',
+      corporation_ticker: 'BENCH',
+      alliance_id: null,
+      alliance_ticker: null,
+    };
     await platform.admin.upsertCharacter(owner);
-    const created = await platform.admin.createMap({ slug: 'bench', name: 'Benchmark chain', description: 'seeded by scripts/bench-api.mjs', owner_eve_id: owner.eve_id });
+    const created = await platform.admin.createMap({
+      slug: 'bench',
+      name: 'Benchmark chain',
+      description: 'seeded by scripts/bench-api.mjs',
+      owner_eve_id: owner.eve_id,
+    });
     const mapId = created.map.id;
     const apiKey = created.api_key.api_key;
 
     const rnd = prng(20261122);
-    const real = await em()
-      .getConnection()
-      .execute('select solar_system_id from solar_systems order by md5(solar_system_id::text) limit ?', [SYSTEMS]);
+    const real = await em().getConnection().execute('select solar_system_id from solar_systems order by md5(solar_system_id::text) limit ?', [SYSTEMS]);
     const ids = real.map((r) => r.solar_system_id);
     const synthetic = SYSTEMS - ids.length;
     for (let i = 0; ids.length < SYSTEMS; i++) ids.push(32_900_000 + i); // not in any static data: named below
     const started = performance.now();
     await inPool(
       8,
-      ids.map((sid, i) => () =>
-        platform.mapContent.addSystem(mapId, {
-          solarSystemId: sid,
-          name: `BENCH-${sid}`,
-          positionX: 100 + (i % 25) * 180,
-          positionY: 80 + Math.floor(i / 25) * 120,
-          status: i % 7 === 0 ? 1 : 0,
-          tag: i % 11 === 0 ? `T${i}` : null,
-          description: i % 5 === 0 ? `System note ${i}` : null,
-          labels: i % 9 === 0 ? JSON.stringify({ customLabel: 'Static', labels: ['la'] }) : null,
-        }),
+      ids.map(
+        (sid, i) => () =>
+          platform.mapContent.addSystem(mapId, {
+            solarSystemId: sid,
+            name: `BENCH-${sid}`,
+            positionX: 100 + (i % 25) * 180,
+            positionY: 80 + Math.floor(i / 25) * 120,
+            status: i % 7 === 0 ? 1 : 0,
+            tag: i % 11 === 0 ? `T${i}` : null,
+            description: i % 5 === 0 ? `System note ${i}` : null,
+            labels: i % 9 === 0 ? JSON.stringify({ customLabel: 'Static', labels: ['la'] }) : null,
+          }),
       ),
     );
 
@@ -231,22 +238,31 @@ async function seed(env) {
     const wormholes = ['K162', 'B274', 'E545', 'N110', 'H296', 'Q003', 'D382', 'C247', 'X877', null];
     await inPool(
       8,
-      conns.map(([a, b], i) => () =>
-        platform.mapContent.addConnection(mapId, {
-          solarSystemSource: a,
-          solarSystemTarget: b,
-          type: i % 20 === 0 ? 1 : 0,
-          massStatus: i % 3,
-          timeStatus: i % 4 === 0 ? 1 : 0,
-          shipSizeType: i % 5 === 0 ? 1 : 2,
-          wormholeType: wormholes[i % wormholes.length],
-        }),
+      conns.map(
+        ([a, b], i) =>
+          () =>
+            platform.mapContent.addConnection(mapId, {
+              solarSystemSource: a,
+              solarSystemTarget: b,
+              type: i % 20 === 0 ? 1 : 0,
+              massStatus: i % 3,
+              timeStatus: i % 4 === 0 ? 1 : 0,
+              shipSizeType: i % 5 === 0 ? 1 : 2,
+              wormholeType: wormholes[i % wormholes.length],
+            }),
       ),
     );
 
     // Kills spread over the systems (skewed: some systems see many), within the last 24 h.
     const now = Date.now();
-    const ships = [['Gila', 17715], ['Loki', 29990], ['Sabre', 22456], ['Tengu', 29984], ['Anathema', 11188], ['Procurer', 17480]];
+    const ships = [
+      ['Gila', 17715],
+      ['Loki', 29990],
+      ['Sabre', 22456],
+      ['Tengu', 29984],
+      ['Anathema', 11188],
+      ['Procurer', 17480],
+    ];
     await inPool(
       8,
       Array.from({ length: KILLS }, (_, i) => () => {
@@ -302,8 +318,6 @@ async function seed(env) {
     await platform.close();
   }
 }
-
-
 
 /** CPU seconds used so far by a process (Linux /proc; undefined elsewhere). */
 function cpuSeconds(pid) {
@@ -392,7 +406,10 @@ async function main() {
     node: process.version,
   };
 
-  const loadBefore = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  const loadBefore = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   const db = await recreateDatabase(databaseUrl);
   machine.postgres = db.version;
   log(`database ${db.name} recreated (PostgreSQL ${db.version})`);
@@ -425,7 +442,12 @@ async function main() {
       { cwd: ROOT, port: productPort },
     );
     servers.push(product);
-    const baseline = startChild('baseline', [...nodeArgs, SELF, '--baseline'], { ...base, BASELINE_PORT: String(baselinePort), BASELINE_DATABASE_URL: databaseUrl }, { cwd: ROOT, port: baselinePort });
+    const baseline = startChild(
+      'baseline',
+      [...nodeArgs, SELF, '--baseline'],
+      { ...base, BASELINE_PORT: String(baselinePort), BASELINE_DATABASE_URL: databaseUrl },
+      { cwd: ROOT, port: baselinePort },
+    );
     servers.push(baseline);
     await Promise.all([waitReady(product, `${product.url}/readyz`), waitReady(baseline, `${baseline.url}/healthz`)]);
     log(`product ${product.url} (node dist/cli.js serve, rate-limit store: ${redisUrl ? 'Redis' : 'in-process'}), baseline ${baseline.url}`);
@@ -435,13 +457,19 @@ async function main() {
     const checks = await sanity(product, baseline, query, headers);
 
     const results = [];
-    const only = (process.env.BENCH_ENDPOINTS ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+    const only = (process.env.BENCH_ENDPOINTS ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
     const measured = only.length ? ENDPOINTS.filter((ep) => only.some((o) => ep === o || ep === `/api/map/${o}`)) : ENDPOINTS;
     if (!measured.length) throw new Error(`BENCH_ENDPOINTS names none of ${ENDPOINTS.join(', ')}`);
     for (const [i, ep] of measured.entries()) {
       const row = { endpoint: ep };
       // Alternate which server goes first, so neither always runs right after the other's load.
-      const order = [['product', product], ['baseline', baseline]];
+      const order = [
+        ['product', product],
+        ['baseline', baseline],
+      ];
       for (const [key, srv] of i % 2 ? order.reverse() : order) {
         const url = `${srv.url}${ep}${query}`;
         await drain(servers);
@@ -516,10 +544,24 @@ async function main() {
       ),
       '',
     ];
-    out.splice(3, 0, `machine load average before/after: ${loadBefore} / ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the cores)`);
+    out.splice(
+      3,
+      0,
+      `machine load average before/after: ${loadBefore} / ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} (other processes share the cores)`,
+    );
     console.log(out.join('\n'));
     if (process.env.BENCH_JSON) {
-      writeFileSync(process.env.BENCH_JSON, JSON.stringify({ date: new Date().toISOString(), machine, loadBefore, loadAfter: os.loadavg(), duration, warmup, connections, checks, results }, null, 2));
+      writeFileSync(
+        process.env.BENCH_JSON,
+        JSON.stringify(
+          { date: new Date().toISOString(), machine, loadBefore, loadAfter: os.loadavg(), duration, warmup, connections, checks, results },
+          null,
+          2,
+        ),
+      );
     }
     const bad = results.filter((r) => r.product.non2xx || r.baseline.non2xx || r.product.errors || r.baseline.errors);
     if (bad.length) {

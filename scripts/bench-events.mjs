@@ -74,10 +74,6 @@ function intEnv(name, def, min = 1) {
 // Database and Redis housekeeping
 // ---------------------------------------------------------------------------------------------------
 
-
-
-
-
 // ---------------------------------------------------------------------------------------------------
 // CPU accounting (Linux /proc; figures are NaN elsewhere)
 // ---------------------------------------------------------------------------------------------------
@@ -343,8 +339,6 @@ function summarize(name, commits, reader, started) {
 // The relay under test
 // ---------------------------------------------------------------------------------------------------
 
-
-
 /** Cumulative buckets of mapintel_events_publish_latency_seconds from Prometheus text. */
 function parseHistogram(text) {
   const buckets = new Map();
@@ -408,7 +402,10 @@ async function main() {
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     node: process.version,
   };
-  const loadBefore = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  const loadBefore = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
   const db = await recreateDatabase(databaseUrl);
   machine.postgres = db.version;
@@ -440,23 +437,32 @@ async function main() {
     closers.push(() => readerRedis.close());
 
     // The writers' platform: migrates, no relay, no Redis (the relay under test owns the transport).
-    const writerCore = await buildCore(
-      loadConfig({ ...env, REDIS_URL: '', EVENTS_RELAY_ENABLED: 'false', DATABASE_POOL_MAX: String(writers + 2) }),
-      { migrations: 'apply', logger: createLogger('warn') },
-    );
+    const writerCore = await buildCore(loadConfig({ ...env, REDIS_URL: '', EVENTS_RELAY_ENABLED: 'false', DATABASE_POOL_MAX: String(writers + 2) }), {
+      migrations: 'apply',
+      logger: createLogger('warn'),
+    });
     const platform = { orm: writerCore.db.orm, outbox: writerCore.outbox, ...createApiServices(writerCore) };
     closers.push(() => writerCore.close());
     const em = () => platform.orm.em.fork();
-    const owner = { eve_id: '2119500001', name: 'Bench Events Owner', corporation_id: '98900002', corporation_ticker: 'BENCH', alliance_id: null, alliance_ticker: null };
+    const owner = {
+      eve_id: '2119500001',
+      name: 'Bench Events Owner',
+      corporation_id: '98900002',
+      corporation_ticker: 'BENCH',
+      alliance_id: null,
+      alliance_ticker: null,
+    };
     await platform.admin.upsertCharacter(owner);
     // The kills' solar system as static data (the batch write path checks kills against it).
-    await em().getConnection().execute(
-      `insert into solar_systems (solar_system_id, solar_system_name, solar_system_name_lc, region_id, region_name, constellation_id,
+    await em()
+      .getConnection()
+      .execute(
+        `insert into solar_systems (solar_system_id, solar_system_name, solar_system_name_lc, region_id, region_name, constellation_id,
          constellation_name, true_security, security, system_class, class_title, type_description, sun_type_id)
        values (?, ?, lower(?), 11000001, 'A-R00001', 21000001, 'A-C00001', -0.99, '-1.0', 1, 'C1', 'Class 1', 34)
        on conflict (solar_system_id) do nothing`,
-      [SOLAR_SYSTEM, SYSTEM_NAME, SYSTEM_NAME],
-    );
+        [SOLAR_SYSTEM, SYSTEM_NAME, SYSTEM_NAME],
+      );
     const maps = [];
     for (let i = 0; i < mapCount; i++) {
       const created = await platform.admin.createMap({ slug: `bench-events-${i}`, name: `Events ${i}`, owner_eve_id: owner.eve_id });
@@ -484,19 +490,24 @@ async function main() {
       if (relayMode === 'child') {
         const port = await freePort();
         const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-        const srv = startChild('relay', [...prof, path.join(DIST, 'cli.js'), 'serve'], {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          NODE_ENV: 'production',
-          ...env,
-          ...relayEnv,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          OPS_PORT: '0',
-          REDIS_URL: redisUrl,
-          REDIS_KEY_PREFIX: prefix,
-          EVENTS_RELAY_ENABLED: 'true',
-        }, { cwd: ROOT, port });
+        const srv = startChild(
+          'relay',
+          [...prof, path.join(DIST, 'cli.js'), 'serve'],
+          {
+            PATH: process.env.PATH ?? '',
+            HOME: process.env.HOME ?? '',
+            NODE_ENV: 'production',
+            ...env,
+            ...relayEnv,
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            OPS_PORT: '0',
+            REDIS_URL: redisUrl,
+            REDIS_KEY_PREFIX: prefix,
+            EVENTS_RELAY_ENABLED: 'true',
+          },
+          { cwd: ROOT, port },
+        );
         let stopping = false;
         closers.push(() => {
           stopping = true;
@@ -513,7 +524,16 @@ async function main() {
         metricsText = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
         log(`relay: node ${path.relative(ROOT, DIST) || DIST}/cli.js serve (pid ${relayPid}, port ${port})`);
       } else {
-        const relayConfig = loadConfig({ ...env, ...relayEnv, PORT: '0', HOST: '127.0.0.1', OPS_PORT: '0', REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, EVENTS_RELAY_ENABLED: 'true' });
+        const relayConfig = loadConfig({
+          ...env,
+          ...relayEnv,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          OPS_PORT: '0',
+          REDIS_URL: redisUrl,
+          REDIS_KEY_PREFIX: prefix,
+          EVENTS_RELAY_ENABLED: 'true',
+        });
         const serving = await serve(relayConfig, { roles: [apiRole], logger: createLogger('warn') });
         closers.push(() => serving.shutdown());
         metricsText = () => serving.core.metrics.registry.metrics();
@@ -546,18 +566,38 @@ async function main() {
     // The map key of each map, as the API's authentication would establish it (imports are not attributed).
     const keyOf = (mapId) => ({ kind: 'map_key', keyId: 'bench', mapId, characterId: '' });
     const toKillInput = (k) => ({
-      killmail_id: k.killmailId, kill_time: k.killTime, solar_system_id: k.solarSystemId, attacker_count: k.attackerCount, npc: k.npc,
-      total_value: k.totalValue, final_blow_alliance_id: k.finalBlowAllianceId, final_blow_char_id: k.finalBlowCharId,
-      final_blow_corp_id: k.finalBlowCorpId, final_blow_ship_type_id: k.finalBlowShipTypeId, final_blow_alliance_ticker: k.finalBlowAllianceTicker,
-      final_blow_char_name: k.finalBlowCharName, final_blow_corp_ticker: k.finalBlowCorpTicker, final_blow_ship_name: k.finalBlowShipName,
-      victim_alliance_id: k.victimAllianceId, victim_char_id: k.victimCharId, victim_corp_id: k.victimCorpId, victim_ship_type_id: k.victimShipTypeId,
-      victim_char_name: k.victimCharName, victim_corp_ticker: k.victimCorpTicker, victim_ship_name: k.victimShipName, zkb: k.zkb,
+      killmail_id: k.killmailId,
+      kill_time: k.killTime,
+      solar_system_id: k.solarSystemId,
+      attacker_count: k.attackerCount,
+      npc: k.npc,
+      total_value: k.totalValue,
+      final_blow_alliance_id: k.finalBlowAllianceId,
+      final_blow_char_id: k.finalBlowCharId,
+      final_blow_corp_id: k.finalBlowCorpId,
+      final_blow_ship_type_id: k.finalBlowShipTypeId,
+      final_blow_alliance_ticker: k.finalBlowAllianceTicker,
+      final_blow_char_name: k.finalBlowCharName,
+      final_blow_corp_ticker: k.finalBlowCorpTicker,
+      final_blow_ship_name: k.finalBlowShipName,
+      victim_alliance_id: k.victimAllianceId,
+      victim_char_id: k.victimCharId,
+      victim_corp_id: k.victimCorpId,
+      victim_ship_type_id: k.victimShipTypeId,
+      victim_char_name: k.victimCharName,
+      victim_corp_ticker: k.victimCorpTicker,
+      victim_ship_name: k.victimShipName,
+      zkb: k.zkb,
     });
     const batchSize = intEnv('BENCH_BATCH', 20);
     const productBatchOp = (commits) => async (i) => {
       const ids = Array.from({ length: batchSize }, () => killSeq++);
       const mapId = maps[i % maps.length];
-      const res = await platform.kills.import(keyOf(mapId), mapId, ids.map((id) => toKillInput(killInput(id, SOLAR_SYSTEM))));
+      const res = await platform.kills.import(
+        keyOf(mapId),
+        mapId,
+        ids.map((id) => toKillInput(killInput(id, SOLAR_SYSTEM))),
+      );
       const t = nowMs();
       if (res.inserted !== batchSize) throw new Error(`batch of ${batchSize} kills stored ${res.inserted}`);
       for (const id of ids) commits.set(`k:${id}`, t);
@@ -648,7 +688,11 @@ async function main() {
     const lines = results.map((r, i) => {
       const base = i === 4 ? results[1] : i % 2 === 0 ? results[i + 1] : undefined;
       const vs =
-        i === 0 || i === 4 ? `${fmt((r.eventsPerSec / base.eventsPerSec) * 100, 0)} % of events/s` : i === 2 ? `p99 ×${fmt(r.latency.p99 / base.latency.p99, 1)}` : '';
+        i === 0 || i === 4
+          ? `${fmt((r.eventsPerSec / base.eventsPerSec) * 100, 0)} % of events/s`
+          : i === 2
+            ? `p99 ×${fmt(r.latency.p99 / base.latency.p99, 1)}`
+            : '';
       return [r.scenario, String(r.events), fmt(r.eventsPerSec, 0), fmt(r.latency.p50, 2), fmt(r.latency.p99, 2), fmt(r.latency.max, 2), vs];
     });
     const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
@@ -658,7 +702,10 @@ async function main() {
     const out = [
       '',
       `machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, ${machine.os}; node ${machine.node}; PostgreSQL ${machine.postgres}`,
-      `load average before/after: ${loadBefore} / ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the cores)`,
+      `load average before/after: ${loadBefore} / ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} (other processes share the cores)`,
       `relay: ${relayMode === 'child' ? `separate process (node ${path.relative(ROOT, DIST) || DIST}/cli.js serve)` : 'in the bench process'}, batch ${relayEnv.EVENTS_RELAY_BATCH ?? 'default'}; ` +
         `${notify ? '' : 'NOTIFY trigger disabled (diagnostic), '}poll ${relayEnv.EVENTS_RELAY_POLL_MS ?? 'default'} ms; ` +
         `${writers} writers, ${mapCount} maps; latency = commit returned → entry read from Redis (XREAD BLOCK, last id kept)`,
@@ -693,7 +740,26 @@ async function main() {
     if (process.env.BENCH_JSON) {
       writeFileSync(
         process.env.BENCH_JSON,
-        JSON.stringify({ date: new Date().toISOString(), machine, loadBefore, loadAfter: os.loadavg(), relayMode, relayEnv, notify, writers, mapCount, rate, rateSeconds, backlog, results, relayHistogram }, null, 2),
+        JSON.stringify(
+          {
+            date: new Date().toISOString(),
+            machine,
+            loadBefore,
+            loadAfter: os.loadavg(),
+            relayMode,
+            relayEnv,
+            notify,
+            writers,
+            mapCount,
+            rate,
+            rateSeconds,
+            backlog,
+            results,
+            relayHistogram,
+          },
+          null,
+          2,
+        ),
       );
     }
     if (aP.events < N) log(`scenario A product stopped at the ${maxSeconds} s cap after ${aP.events} events`);

@@ -160,8 +160,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use((req, res, next) => (hasBody(req) ? parseJson(req, res, next) : next()));
   app.use((req, _res, next) => {
     // Path parameters are decoded later, by the router: a NUL there (%00) is refused here too.
-    const bad =
-      findBadText(req.body, '') ?? findBadText(req.query, '') ?? (/%00/.test(req.path) ? { field: 'path', message: BAD_TEXT_MESSAGE } : undefined);
+    const bad = findBadText(req.body, '') ?? findBadText(req.query, '') ?? (/%00/.test(req.path) ? { field: 'path', message: BAD_TEXT_MESSAGE } : undefined);
     if (bad) {
       next(new ValidationError([bad]));
       return;

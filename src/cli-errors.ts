@@ -38,9 +38,18 @@ export function describeFailure(err: unknown): Failure {
   const code = codeOf(err);
   const port = err && typeof err === 'object' ? (err as { port?: unknown }).port : undefined;
   if (code === 'EADDRINUSE') {
-    return { line: `error: ${message}`, hint: `port ${String(port ?? '')} is taken by another process: stop it, or choose another with PORT=<port> (OPS_PORT=<port> for the ops port)`, exitCode: 1 };
+    return {
+      line: `error: ${message}`,
+      hint: `port ${String(port ?? '')} is taken by another process: stop it, or choose another with PORT=<port> (OPS_PORT=<port> for the ops port)`,
+      exitCode: 1,
+    };
   }
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || /connect(ion)? (refused|timeout|terminated)|ECONNREFUSED|timeout expired/i.test(message)) {
+  if (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'ETIMEDOUT' ||
+    /connect(ion)? (refused|timeout|terminated)|ECONNREFUSED|timeout expired/i.test(message)
+  ) {
     return {
       line: `error: cannot reach a dependency: ${message}`,
       hint: 'check DATABASE_URL and REDIS_URL, and that PostgreSQL and Redis are running (without DATABASE_URL an embedded PostgreSQL runs under DATA_DIR)',

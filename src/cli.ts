@@ -68,7 +68,10 @@ program
   .command('serve')
   .description('run the roles of this process (default: all); migrates first; without DATABASE_URL an embedded PostgreSQL runs under DATA_DIR')
   .option('--roles <roles>', `comma list of roles to run: ${ROLES.map((r) => r.name).join(', ')} (default: all)`)
-  .addHelpText('after', `\nRoles:\n${ROLES.map((r) => `  ${r.name.padEnd(8)} ${r.summary}`).join('\n')}\nEvery process serves /healthz, /readyz and /metrics on OPS_PORT.\n${FIRST_SETTINGS}`)
+  .addHelpText(
+    'after',
+    `\nRoles:\n${ROLES.map((r) => `  ${r.name.padEnd(8)} ${r.summary}`).join('\n')}\nEvery process serves /healthz, /readyz and /metrics on OPS_PORT.\n${FIRST_SETTINGS}`,
+  )
   .action(async (opts: { roles?: string }) => {
     const roles = selectRoles(opts.roles);
     const cfg = config();
@@ -154,9 +157,7 @@ admin
   .requiredOption('--owner-eve-id <id>', 'owner character eve_id')
   .option('--description <text>', 'description')
   .action(async (o: { slug: string; name: string; ownerEveId: string; description?: string }) =>
-    withAdmin(async (admin) =>
-      print(await admin.createMap({ slug: o.slug, name: o.name, owner_eve_id: o.ownerEveId, description: o.description ?? null })),
-    ),
+    withAdmin(async (admin) => print(await admin.createMap({ slug: o.slug, name: o.name, owner_eve_id: o.ownerEveId, description: o.description ?? null }))),
   );
 admin
   .command('list-maps')

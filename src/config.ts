@@ -58,7 +58,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
-    meaning: 'PostgreSQL ends a session left this long in an open transaction without a statement, releasing its locks (idle_in_transaction_session_timeout); 0 switches it off',
+    meaning:
+      'PostgreSQL ends a session left this long in an open transaction without a statement, releasing its locks (idle_in_transaction_session_timeout); 0 switches it off',
     default: '60000',
     unit: 'milliseconds',
   },
@@ -128,7 +129,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: 'SERVICE_SHUTDOWN_TIMEOUT_MS',
-    meaning: 'How long SIGTERM may take: in-flight requests finish, then the relay and the pools close (closing gets at least 1 s); connections still open after that are dropped',
+    meaning:
+      'How long SIGTERM may take: in-flight requests finish, then the relay and the pools close (closing gets at least 1 s); connections still open after that are dropped',
     default: '10000',
     unit: 'milliseconds',
   },

@@ -93,7 +93,12 @@ function findCode(err: unknown, depth = 0): string | undefined {
   if (!err || typeof err !== 'object' || depth > 4) return undefined;
   const e = err as { code?: unknown; cause?: unknown; errors?: unknown; message?: unknown };
   if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return e.code;
-  if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|The client is closed|The client is offline|Socket closed unexpectedly/i.test(e.message)) {
+  if (
+    typeof e.message === 'string' &&
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|The client is closed|The client is offline|Socket closed unexpectedly/i.test(
+      e.message,
+    )
+  ) {
     return 'ECONNREFUSED';
   }
   if (Array.isArray(e.errors)) {

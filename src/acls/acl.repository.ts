@@ -36,13 +36,10 @@ export function toMemberDto(r: MemberRow): AclMemberDto {
 /** The acls and map_acls tables. */
 export class AclRepository {
   async insert(db: Db, a: { name: string; description: string | null; ownerId: string; keyEncrypted: string; keyHash: string }): Promise<string> {
-    return (await db.one<{ id: string }>('insert into acls (name, description, owner_id, api_key_encrypted, api_key_hash) values (?, ?, ?, ?, ?) returning id', [
-      a.name,
-      a.description,
-      a.ownerId,
-      a.keyEncrypted,
-      a.keyHash,
-    ]))!.id;
+    return (await db.one<{ id: string }>(
+      'insert into acls (name, description, owner_id, api_key_encrypted, api_key_hash) values (?, ?, ?, ?, ?) returning id',
+      [a.name, a.description, a.ownerId, a.keyEncrypted, a.keyHash],
+    ))!.id;
   }
 
   async byId(db: Db, id: string): Promise<AclRow | undefined> {

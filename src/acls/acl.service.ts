@@ -74,7 +74,10 @@ export class AclService {
 
   async update(principal: AclKeyPrincipal, aclId: string, fields: UpdateAclFields): Promise<AclDto> {
     const id = this.ownAcl(principal, aclId);
-    await this.repos.acls.update(this.db, id, { ...(fields.name !== undefined ? { name: aclName(fields.name) } : {}), ...(fields.description !== undefined ? { description: fields.description } : {}) });
+    await this.repos.acls.update(this.db, id, {
+      ...(fields.name !== undefined ? { name: aclName(fields.name) } : {}),
+      ...(fields.description !== undefined ? { description: fields.description } : {}),
+    });
     return this.load(this.db, id);
   }
 

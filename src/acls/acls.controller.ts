@@ -4,7 +4,13 @@ import { principalOf } from '../api/deps.js';
 import type { AclService } from './acl.service.js';
 import type { MapReadService } from '../maps/map-read/map-read.service.js';
 import type { ErrorResponse } from '../api/error.dto.js';
-import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_IDENTIFIER_REQUIRED_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
+import {
+  DEPENDENCY_UNAVAILABLE_EXAMPLE,
+  MAP_IDENTIFIER_REQUIRED_EXAMPLE,
+  MAP_NOT_FOUND_EXAMPLE,
+  RATE_LIMITED_EXAMPLE,
+  UNAUTHORIZED_EXAMPLE,
+} from '../api/error-examples.js';
 import type { DataResponse } from '../maps/map.dto.js';
 import { NotFoundError } from '../errors.js';
 import { UUID_RE } from '../db/sql.js';

@@ -77,11 +77,17 @@ export class MapKeyRepository {
   }
 
   async get(db: Db, mapId: string, keyId: string): Promise<MapKeyDto | undefined> {
-    return db.one<MapKeyDto>(`select ${KEY_COLUMNS} from map_api_keys k join characters ch on ch.id = k.character_id where k.id = ? and k.map_id = ?`, [keyId, mapId]);
+    return db.one<MapKeyDto>(`select ${KEY_COLUMNS} from map_api_keys k join characters ch on ch.id = k.character_id where k.id = ? and k.map_id = ?`, [
+      keyId,
+      mapId,
+    ]);
   }
 
   async list(db: Db, mapId: string): Promise<MapKeyDto[]> {
-    return db.all<MapKeyDto>(`select ${KEY_COLUMNS} from map_api_keys k join characters ch on ch.id = k.character_id where k.map_id = ? order by k.inserted_at`, [mapId]);
+    return db.all<MapKeyDto>(
+      `select ${KEY_COLUMNS} from map_api_keys k join characters ch on ch.id = k.character_id where k.map_id = ? order by k.inserted_at`,
+      [mapId],
+    );
   }
 
   /** Marks the key revoked (idempotent: the first revocation time stays). */

@@ -1,8 +1,5 @@
 /** Who is calling, as established by the bearer token. */
-export type Principal =
-  | { kind: 'map_key'; keyId: string; mapId: string; characterId: string }
-  | { kind: 'acl_key'; aclId: string }
-  | { kind: 'admin' };
+export type Principal = { kind: 'map_key'; keyId: string; mapId: string; characterId: string } | { kind: 'acl_key'; aclId: string } | { kind: 'admin' };
 
 export type MapKeyPrincipal = Extract<Principal, { kind: 'map_key' }>;
 export type AclKeyPrincipal = Extract<Principal, { kind: 'acl_key' }>;

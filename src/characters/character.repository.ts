@@ -59,14 +59,17 @@ export class CharacterRepository {
   /** DTOs by row id (ids not found are left out). */
   async dtosByIds(db: Db, ids: readonly string[]): Promise<Map<string, CharacterDto>> {
     if (ids.length === 0) return new Map();
-    const rows = await db.all<CharacterRow>(`select ch.id, ${CHARACTER_COLUMNS} from characters ch where ch.id = any(select jsonb_array_elements_text(?::jsonb)::uuid)`, [
-      JSON.stringify(ids),
-    ]);
+    const rows = await db.all<CharacterRow>(
+      `select ch.id, ${CHARACTER_COLUMNS} from characters ch where ch.id = any(select jsonb_array_elements_text(?::jsonb)::uuid)`,
+      [JSON.stringify(ids)],
+    );
     return new Map(rows.map((r) => [r.id as string, toCharacterDto(r)]));
   }
 
   async ofUser(db: Db, userId: string): Promise<CharacterDto[]> {
-    return (await db.all<CharacterRow>(`select ${CHARACTER_COLUMNS} from characters ch where ch.user_id = ? order by ch.name`, [userId])).map((r) => toCharacterDto(r));
+    return (await db.all<CharacterRow>(`select ${CHARACTER_COLUMNS} from characters ch where ch.user_id = ? order by ch.name`, [userId])).map((r) =>
+      toCharacterDto(r),
+    );
   }
 
   /** Creates or updates by eve_id; the owning user changes only when `userId` is given (null clears it). */

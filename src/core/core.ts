@@ -44,7 +44,9 @@ export interface CoreOptions {
 /** Refused start: migrations are pending and the command may not apply them. */
 export class PendingMigrationsError extends Error {
   constructor(readonly pending: string[]) {
-    super(`the database schema is not up to date (${pending.length} pending migration${pending.length === 1 ? '' : 's'}: ${pending.join(', ')}); run \`mapintel migrate\` first`);
+    super(
+      `the database schema is not up to date (${pending.length} pending migration${pending.length === 1 ? '' : 's'}: ${pending.join(', ')}); run \`mapintel migrate\` first`,
+    );
   }
 }
 

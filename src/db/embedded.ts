@@ -145,7 +145,10 @@ function startFailure(recent: string[], err: unknown, port: number, databaseDir:
     );
   }
   if (/could not bind|address already in use/i.test(text)) {
-    return new EmbeddedPostgresError(`port ${port} (EMBEDDED_PG_PORT) is taken by another program`, 'stop it, or choose another port with EMBEDDED_PG_PORT=<port>');
+    return new EmbeddedPostgresError(
+      `port ${port} (EMBEDDED_PG_PORT) is taken by another program`,
+      'stop it, or choose another port with EMBEDDED_PG_PORT=<port>',
+    );
   }
   return new EmbeddedPostgresError(
     `the embedded PostgreSQL did not start: ${lastLines(recent, err)}`,

@@ -14,7 +14,6 @@ export interface OrmSettings {
   debug?: boolean;
 }
 
-
 export function ormOptions(s: OrmSettings): Options {
   return {
     clientUrl: s.databaseUrl,

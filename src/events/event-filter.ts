@@ -5,7 +5,14 @@ import { ValidationError } from '../errors.js';
  * Names the reference server defines but this service never emits: accepted in a filter (existing
  * clients always ask for them) and matching nothing (decisions §5).
  */
-export const REFERENCE_ONLY_EVENT_NAMES = ['character_added', 'character_removed', 'character_updated', 'characters_updated', 'rally_point_added', 'rally_point_removed'] as const;
+export const REFERENCE_ONLY_EVENT_NAMES = [
+  'character_added',
+  'character_removed',
+  'character_updated',
+  'characters_updated',
+  'rally_point_added',
+  'rally_point_removed',
+] as const;
 
 /** Which event types a stream or webhook wants: every type (`*` or no filter), or a set. */
 export type EventFilter = { all: true } | { all: false; types: ReadonlySet<EventType> };

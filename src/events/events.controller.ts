@@ -37,12 +37,7 @@ export class EventsController extends Controller {
    * @maximum limit 1000
    */
   @Get()
-  public async listEvents(
-    @Request() req: ExRequest,
-    @Path() map_id: string,
-    @Query() after?: string,
-    @Query() limit?: number,
-  ): Promise<EventLogResponse> {
+  public async listEvents(@Request() req: ExRequest, @Path() map_id: string, @Query() after?: string, @Query() limit?: number): Promise<EventLogResponse> {
     let afterId: string | undefined;
     if (after !== undefined && after !== '') {
       afterId = parseEventId(after);

@@ -12,7 +12,12 @@ export class EventLogService {
   ) {}
 
   /** GET /api/maps/{map_id}/events: a page of the key's map's log after `after`. */
-  async page(principal: MapKeyPrincipal, mapPath: string, after: string | undefined, limit: number): Promise<{ data: EventEnvelope[]; next_after: string | null }> {
+  async page(
+    principal: MapKeyPrincipal,
+    mapPath: string,
+    after: string | undefined,
+    limit: number,
+  ): Promise<{ data: EventEnvelope[]; next_after: string | null }> {
     const map = await this.access.byPath(principal, mapPath);
     const data = await this.list(map.id, after, limit);
     return { data, next_after: data.length === limit ? data.at(-1)!.id : null };
@@ -31,6 +36,8 @@ export class EventLogService {
 
   /** Id of the oldest event the log still holds for the map (older ones were pruned), or null. */
   async oldestId(mapId: string): Promise<string | null> {
-    return (await this.db.one<{ id: string | null }>('select min(event_id) as id from map_events where map_id = ? and event_id is not null', [mapId]))?.id ?? null;
+    return (
+      (await this.db.one<{ id: string | null }>('select min(event_id) as id from map_events where map_id = ? and event_id is not null', [mapId]))?.id ?? null
+    );
   }
 }

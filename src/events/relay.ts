@@ -154,10 +154,10 @@ export class EventRelay {
     for (let p = 0; p < this.opts.partitions; p++) {
       if (this.held.has(p)) continue;
       // The lock's first key is per schema: advisory locks are database-wide, relays are per schema.
-      const res = await this.session.query<{ locked: boolean }>(
-        `select pg_try_advisory_lock(hashtext('mapintel-relay:' || $1), $2) as locked`,
-        [this.opts.schema, p],
-      );
+      const res = await this.session.query<{ locked: boolean }>(`select pg_try_advisory_lock(hashtext('mapintel-relay:' || $1), $2) as locked`, [
+        this.opts.schema,
+        p,
+      ]);
       if (res.rows[0]?.locked) {
         this.held.add(p);
         this.lastIds.clear();
@@ -224,10 +224,10 @@ export class EventRelay {
         seqs.push(row.seq);
         ids.push(id);
       }
-      await client.query(
-        `update map_events e set event_id = v.id from (select unnest($1::bigint[]) as seq, unnest($2::text[]) as id) v where e.seq = v.seq`,
-        [seqs, ids],
-      );
+      await client.query(`update map_events e set event_id = v.id from (select unnest($1::bigint[]) as seq, unnest($2::text[]) as id) v where e.seq = v.seq`, [
+        seqs,
+        ids,
+      ]);
       await client.query('commit');
       return rows.length;
     } catch (err) {

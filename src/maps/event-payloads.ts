@@ -27,7 +27,11 @@ export interface ConnectionRow {
   locked: boolean;
 }
 
-export function addSystemEvent(mapId: string, s: Pick<SystemRow, 'id' | 'solar_system_id' | 'name' | 'position_x' | 'position_y'>, info: SystemStaticRow | undefined): OutboxEvent {
+export function addSystemEvent(
+  mapId: string,
+  s: Pick<SystemRow, 'id' | 'solar_system_id' | 'name' | 'position_x' | 'position_y'>,
+  info: SystemStaticRow | undefined,
+): OutboxEvent {
   return {
     mapId,
     type: 'add_system',
@@ -96,7 +100,11 @@ export function connectionUpdatedEvent(mapId: string, c: ConnectionRow, nameOf: 
   return { mapId, type: 'connection_updated', payload: { ...connectionFields(c, nameOf), changed } };
 }
 
-export function connectionRemovedEvent(mapId: string, c: Pick<ConnectionRow, 'id' | 'solar_system_source' | 'solar_system_target'>, nameOf: NameOf): OutboxEvent {
+export function connectionRemovedEvent(
+  mapId: string,
+  c: Pick<ConnectionRow, 'id' | 'solar_system_source' | 'solar_system_target'>,
+  nameOf: NameOf,
+): OutboxEvent {
   return {
     mapId,
     type: 'connection_removed',
@@ -133,11 +141,7 @@ export function signatureRemovedEvent(mapId: string, solarSystemId: number, sign
   return { mapId, type: 'signature_removed', payload: { solar_system_id: solarSystemId, signature_id: signatureId } };
 }
 
-export function signaturesUpdatedEvent(
-  mapId: string,
-  solarSystemId: number,
-  counts: { added: number; updated: number; removed: number },
-): OutboxEvent {
+export function signaturesUpdatedEvent(mapId: string, solarSystemId: number, counts: { added: number; updated: number; removed: number }): OutboxEvent {
   return {
     mapId,
     type: 'signatures_updated',

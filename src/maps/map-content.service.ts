@@ -164,6 +164,12 @@ export class MapContentService {
 
   /** Adds to a character's activity counters for the UTC day of `at` (default now). */
   async recordActivity(mapId: string, a: ActivityIncrement): Promise<void> {
-    await this.activity.add(this.db, mapId, a.characterEveId, { passages: a.passages ?? 0, connections: a.connections ?? 0, signatures: a.signatures ?? 0 }, a.at ?? new Date());
+    await this.activity.add(
+      this.db,
+      mapId,
+      a.characterEveId,
+      { passages: a.passages ?? 0, connections: a.connections ?? 0, signatures: a.signatures ?? 0 },
+      a.at ?? new Date(),
+    );
   }
 }

@@ -115,12 +115,7 @@ export function formatSecurity(trueSecurity: number): string {
 /** wormholeClassID of a system: its own entry, else its constellation's, else its region's; Zarzakh is forced. */
 export function resolveSystemClass(system: SdeSolarSystem, locationClasses: ReadonlyMap<number, number>): number {
   if (system.solarSystemId === ZARZAKH_SYSTEM_ID) return ZARZAKH_CLASS;
-  return (
-    locationClasses.get(system.solarSystemId) ??
-    locationClasses.get(system.constellationId) ??
-    locationClasses.get(system.regionId) ??
-    UNKNOWN_CLASS
-  );
+  return locationClasses.get(system.solarSystemId) ?? locationClasses.get(system.constellationId) ?? locationClasses.get(system.regionId) ?? UNKNOWN_CLASS;
 }
 
 /**
@@ -139,8 +134,7 @@ export function deriveSolarSystems(input: StaticDataInput): SolarSystemRow[] {
     const fail = (problem: string): never => {
       throw new StaticDataError(input.systemsFile, `line ${system.line}`, `solar system ${system.solarSystemId}: ${problem}`);
     };
-    const constellationName =
-      input.constellations.get(system.constellationId) ?? fail(`unknown constellationID ${system.constellationId}`);
+    const constellationName = input.constellations.get(system.constellationId) ?? fail(`unknown constellationID ${system.constellationId}`);
     const regionName = input.regions.get(system.regionId) ?? fail(`unknown regionID ${system.regionId}`);
     const systemClass = resolveSystemClass(system, input.locationClasses);
     const wormholeClass = classes.get(systemClass) ?? fail(`wormhole class ${systemClass} is not in wormholeClasses.json`);

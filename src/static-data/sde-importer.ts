@@ -53,9 +53,7 @@ export async function importStaticData(database: Db, from: string, opts: ImportO
 
   const { inserted, updated } = await database.transaction(async (tx) => {
     const db = tx.kysely<StaticDataDb>();
-    const existing = new Set(
-      (await db.selectFrom('solar_systems').select('solar_system_id').execute()).map((r) => r.solar_system_id),
-    );
+    const existing = new Set((await db.selectFrom('solar_systems').select('solar_system_id').execute()).map((r) => r.solar_system_id));
     for (let i = 0; i < rows.length; i += batchSize) {
       const batch = rows.slice(i, i + batchSize);
       await db

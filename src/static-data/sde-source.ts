@@ -9,14 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  StaticDataError,
-  type SdeSolarSystem,
-  type StaticDataInput,
-  type TriglavianSystem,
-  type WormholeClass,
-  type WormholeSystem,
-} from './sde-derive.js';
+import { StaticDataError, type SdeSolarSystem, type StaticDataInput, type TriglavianSystem, type WormholeClass, type WormholeSystem } from './sde-derive.js';
 
 /** Public base of the SDE CSVs (wanderer-industries/wanderer-assets, generated from CCP's SDE). */
 export const DEFAULT_SDE_URL = 'https://wanderer-industries.github.io/wanderer-assets/sde-files';

@@ -24,6 +24,8 @@ export class SolarSystemRepository {
 
   /** The first `limit` solar system ids in id order (the demo's fallback when its preferred systems are missing). */
   async firstIds(db: Db, limit: number): Promise<number[]> {
-    return (await db.all<{ solar_system_id: number }>('select solar_system_id from solar_systems order by solar_system_id limit ?', [limit])).map((r) => r.solar_system_id);
+    return (await db.all<{ solar_system_id: number }>('select solar_system_id from solar_systems order by solar_system_id limit ?', [limit])).map(
+      (r) => r.solar_system_id,
+    );
   }
 }

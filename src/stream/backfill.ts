@@ -13,8 +13,7 @@ export interface EventLogReader {
 }
 
 export type BackfillResult =
-  | { kind: 'replayed'; count: number; lastId: string | null }
-  | { kind: 'reset'; reason: 'retention' | 'backfill_limit'; earliestEventId: string | null };
+  { kind: 'replayed'; count: number; lastId: string | null } | { kind: 'reset'; reason: 'retention' | 'backfill_limit'; earliestEventId: string | null };
 
 const PAGE = 500;
 

@@ -107,7 +107,14 @@ export class RedisStreamCaps implements StreamCaps {
       const verdict = Number(
         await this.redis.eval(ADMIT, {
           keys: [held.mapKey, held.keyKey],
-          arguments: [String(now), String(now + this.timing.leaseMs), id, String(this.limits.perMap), String(this.limits.perKey), String(Math.ceil((this.timing.leaseMs * 2) / 1000))],
+          arguments: [
+            String(now),
+            String(now + this.timing.leaseMs),
+            id,
+            String(this.limits.perMap),
+            String(this.limits.perKey),
+            String(Math.ceil((this.timing.leaseMs * 2) / 1000)),
+          ],
         }),
       );
       if (verdict !== 0) {

@@ -85,8 +85,7 @@ describe('ACL members API (spec 4.4, 2.10; decisions §3, §5)', () => {
     return ((await res.json()) as { data: Member }).data;
   };
 
-  const events = (aclId: string) =>
-    sql<EventRow>(`select map_id, type, payload from map_events where payload->>'acl_id' = ? order by seq`, [aclId]);
+  const events = (aclId: string) => sql<EventRow>(`select map_id, type, payload from map_events where payload->>'acl_id' = ? order by seq`, [aclId]);
 
   const memberRows = (aclId: string) => sql<{ id: string; role: string }>('select id, role from acl_members where acl_id = ? order by inserted_at', [aclId]);
 
@@ -227,7 +226,9 @@ describe('ACL members API (spec 4.4, 2.10; decisions §3, §5)', () => {
       const acl = await newAcl(true);
       const id = freshId();
       const results = await Promise.all(
-        Array.from({ length: 4 }, () => addMember(acl, { eve_character_id: id, role: 'viewer' }).then(async (r) => [r.status, ((await r.json()) as ErrorBody).code])),
+        Array.from({ length: 4 }, () =>
+          addMember(acl, { eve_character_id: id, role: 'viewer' }).then(async (r) => [r.status, ((await r.json()) as ErrorBody).code]),
+        ),
       );
       expect(results.filter(([s]) => s === 200)).toHaveLength(1);
       expect(results.filter(([s]) => s !== 200)).toEqual([

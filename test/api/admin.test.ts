@@ -219,11 +219,24 @@ describe('admin API (decisions §2)', () => {
   describe('characters', () => {
     it('creates a character by eve_id with exactly the admin character fields', async () => {
       const id = eveId();
-      const ch = await upsert({ eve_id: id, name: 'Cara', corporation_id: '98000010', corporation_ticker: 'CRP', alliance_id: '99000010', alliance_ticker: 'ALY' });
+      const ch = await upsert({
+        eve_id: id,
+        name: 'Cara',
+        corporation_id: '98000010',
+        corporation_ticker: 'CRP',
+        alliance_id: '99000010',
+        alliance_ticker: 'ALY',
+      });
       expect(Object.keys(ch).sort()).toEqual(ADMIN_CHARACTER_FIELDS);
       expect(ch.id).toMatch(UUID);
       expect(ch).toMatchObject({
-        eve_id: id, name: 'Cara', corporation_id: '98000010', corporation_ticker: 'CRP', alliance_id: '99000010', alliance_ticker: 'ALY', user_id: null,
+        eve_id: id,
+        name: 'Cara',
+        corporation_id: '98000010',
+        corporation_ticker: 'CRP',
+        alliance_id: '99000010',
+        alliance_ticker: 'ALY',
+        user_id: null,
       });
     });
 
@@ -231,10 +244,24 @@ describe('admin API (decisions §2)', () => {
       const id = eveId();
       const user = await createUser('Owner of Dana');
       const first = await upsert({ eve_id: id, name: 'Dana', corporation_id: '98000011', corporation_ticker: 'OLD', user_id: user.id });
-      const second = await upsert({ eve_id: id, name: 'Dana Renamed', corporation_id: '98000012', corporation_ticker: 'NEW', alliance_id: '99000012', alliance_ticker: 'AL' });
+      const second = await upsert({
+        eve_id: id,
+        name: 'Dana Renamed',
+        corporation_id: '98000012',
+        corporation_ticker: 'NEW',
+        alliance_id: '99000012',
+        alliance_ticker: 'AL',
+      });
       expect(second.id).toBe(first.id);
       expect(second).toEqual({
-        id: first.id, user_id: user.id, eve_id: id, name: 'Dana Renamed', corporation_id: '98000012', corporation_ticker: 'NEW', alliance_id: '99000012', alliance_ticker: 'AL',
+        id: first.id,
+        user_id: user.id,
+        eve_id: id,
+        name: 'Dana Renamed',
+        corporation_id: '98000012',
+        corporation_ticker: 'NEW',
+        alliance_id: '99000012',
+        alliance_ticker: 'AL',
       });
       const list = await data<AdminCharacter[]>(await admin('GET', '/api/admin/characters'));
       expect(list.filter((c) => c.eve_id === id)).toEqual([second]);
@@ -248,7 +275,13 @@ describe('admin API (decisions §2)', () => {
       const user = await createUser('Detacher');
       const ch = await newCharacter({ user_id: user.id });
       expect(ch.user_id).toBe(user.id);
-      const again = await upsert({ eve_id: ch.eve_id, name: ch.name, corporation_id: ch.corporation_id, corporation_ticker: ch.corporation_ticker, user_id: null });
+      const again = await upsert({
+        eve_id: ch.eve_id,
+        name: ch.name,
+        corporation_id: ch.corporation_id,
+        corporation_ticker: ch.corporation_ticker,
+        user_id: null,
+      });
       expect(again.user_id).toBeNull();
       expect((await data<User>(await admin('GET', `/api/admin/users/${user.id}`))).characters).toEqual([]);
     });
@@ -260,7 +293,12 @@ describe('admin API (decisions §2)', () => {
       const read = await data<User>(await admin('GET', `/api/admin/users/${user.id}`));
       expect(read.characters).toEqual(
         [a, b].map((c) => ({
-          eve_id: c.eve_id, name: c.name, corporation_id: c.corporation_id, corporation_ticker: c.corporation_ticker, alliance_id: null, alliance_ticker: null,
+          eve_id: c.eve_id,
+          name: c.name,
+          corporation_id: c.corporation_id,
+          corporation_ticker: c.corporation_ticker,
+          alliance_id: null,
+          alliance_ticker: null,
         })),
       );
       for (const c of read.characters) expect(Object.keys(c).sort()).toEqual(CHARACTER_FIELDS);
@@ -269,7 +307,11 @@ describe('admin API (decisions §2)', () => {
     it('answers 404 user_not_found for an unknown user_id and creates nothing', async () => {
       const id = eveId();
       const res = await admin('PUT', '/api/admin/characters', {
-        eve_id: id, name: 'Nobody', corporation_id: '1', corporation_ticker: 'X', user_id: '00000000-0000-4000-8000-00000000beef',
+        eve_id: id,
+        name: 'Nobody',
+        corporation_id: '1',
+        corporation_ticker: 'X',
+        user_id: '00000000-0000-4000-8000-00000000beef',
       });
       expect(res.status).toBe(404);
       expect(((await res.json()) as ErrorBody).code).toBe('user_not_found');
@@ -435,7 +477,10 @@ describe('admin API (decisions §2)', () => {
       const slug = slugOf('race');
       const results = await Promise.all(
         Array.from({ length: 4 }, () =>
-          admin('POST', '/api/admin/maps', { slug, name: 'Race', owner_eve_id: owner.eve_id }).then(async (r) => [r.status, ((await r.json()) as ErrorBody).code]),
+          admin('POST', '/api/admin/maps', { slug, name: 'Race', owner_eve_id: owner.eve_id }).then(async (r) => [
+            r.status,
+            ((await r.json()) as ErrorBody).code,
+          ]),
         ),
       );
       expect(results.filter(([st]) => st === 201)).toHaveLength(1);
@@ -562,17 +607,22 @@ describe('admin API (decisions §2)', () => {
       const created = await createMap(owner.eve_id);
       const { slug, id: mapId } = created.map;
       const key = created.api_key.api_key;
-      const listed = async () => data<{ id: string; character: Record<string, unknown>; tracked: boolean; map_id: string }[]>(
-        await send('GET', `/api/map/characters?slug=${slug}`, key),
-      );
+      const listed = async () =>
+        data<{ id: string; character: Record<string, unknown>; tracked: boolean; map_id: string }[]>(
+          await send('GET', `/api/map/characters?slug=${slug}`, key),
+        );
       expect(await listed()).toEqual([]);
 
       const res = await admin('PUT', `/api/admin/maps/${slug}/characters/${pilot.eve_id}`, { tracked: true });
       expect(res.status).toBe(200);
       const entry = await data<{ id: string; character: Record<string, unknown>; tracked: boolean; map_id: string }>(res);
       const publicForm = {
-        eve_id: pilot.eve_id, name: 'Tracked Pilot', corporation_id: pilot.corporation_id, corporation_ticker: pilot.corporation_ticker,
-        alliance_id: '99000077', alliance_ticker: 'TRK',
+        eve_id: pilot.eve_id,
+        name: 'Tracked Pilot',
+        corporation_id: pilot.corporation_id,
+        corporation_ticker: pilot.corporation_ticker,
+        alliance_id: '99000077',
+        alliance_ticker: 'TRK',
       };
       expect(Object.keys(entry).sort()).toEqual(['character', 'id', 'map_id', 'tracked']);
       expect(entry).toEqual({ id: entry.id, character: publicForm, tracked: true, map_id: mapId });

@@ -126,7 +126,14 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', route: '/api/maps/:map_id/connections', token: 'map', params: mapPath },
   { method: 'GET', route: '/api/maps/:map_id/tracked-characters', token: 'map', params: mapPath },
   { method: 'GET', route: '/api/maps/:map_id/user-characters', token: 'map', params: mapPath },
-  { method: 'GET', route: '/api/maps/:map_id/signatures', token: 'map', params: mapPath, ints: ['solar_system_id'], query: () => ({ solar_system_id: String(ON_MAP) }) },
+  {
+    method: 'GET',
+    route: '/api/maps/:map_id/signatures',
+    token: 'map',
+    params: mapPath,
+    ints: ['solar_system_id'],
+    query: () => ({ solar_system_id: String(ON_MAP) }),
+  },
   { method: 'GET', route: '/api/maps/:map_id/structures', token: 'map', params: mapPath },
   {
     method: 'GET',
@@ -203,7 +210,9 @@ const ENDPOINTS: Endpoint[] = [
     token: 'map',
     params: (c) => ({ map_id: c.mapId, solar_system_id: String(ON_MAP) }),
     body: () => ({
-      signatures: [{ signature_id: 'ABC-123', name: 'Sig', kind: 'Cosmic Signature', group: 'Wormhole', type: 'K162', description: 'd', linked_system_id: ON_MAP_2 }],
+      signatures: [
+        { signature_id: 'ABC-123', name: 'Sig', kind: 'Cosmic Signature', group: 'Wormhole', type: 'K162', description: 'd', linked_system_id: ON_MAP_2 },
+      ],
       replace: true,
     }),
   },
@@ -511,7 +520,6 @@ function fieldsObjectPath(body: Json): (string | number)[] {
   return [];
 }
 
-
 /** Invalid UTF-8 bytes placed inside the first string leaf of the body. */
 function withInvalidBytes(body: Json, at: (string | number)[], bytes: number[]): Buffer {
   const marker = 'MARKER_FOR_BYTES';
@@ -560,7 +568,10 @@ function casesFor(ep: Endpoint): Case[] {
   };
   for (const name of ep.ints ?? []) {
     for (const [label, raw] of HOSTILE_INT) {
-      cases.push({ name: `query ${name}: ${label}`, build: (c) => ({ ...base(c), name: label, path: url(ep, c, { query: withParam(c, name, raw) }), status: 400 }) });
+      cases.push({
+        name: `query ${name}: ${label}`,
+        build: (c) => ({ ...base(c), name: label, path: url(ep, c, { query: withParam(c, name, raw) }), status: 400 }),
+      });
     }
     cases.push({
       name: `query ${name}: repeated`,
@@ -571,11 +582,17 @@ function casesFor(ep: Endpoint): Case[] {
     cases.push({ name: 'query id: missing', build: (c) => ({ ...base(c), name: 'missing id', path: ep.route, status: 400 }) });
   }
   if (ep.route === '/api/map/system') {
-    cases.push({ name: 'query id: missing', build: (c) => ({ ...base(c), name: 'missing id', path: url(ep, c, { query: `map_id=${c.mapId}` }), status: 400 }) });
+    cases.push({
+      name: 'query id: missing',
+      build: (c) => ({ ...base(c), name: 'missing id', path: url(ep, c, { query: `map_id=${c.mapId}` }), status: 400 }),
+    });
   }
   for (const name of ep.bools ?? []) {
     for (const [label, raw] of HOSTILE_BOOL) {
-      cases.push({ name: `query ${name}: ${label}`, build: (c) => ({ ...base(c), name: label, path: url(ep, c, { query: withParam(c, name, raw) }), status: 400 }) });
+      cases.push({
+        name: `query ${name}: ${label}`,
+        build: (c) => ({ ...base(c), name: label, path: url(ep, c, { query: withParam(c, name, raw) }), status: 400 }),
+      });
     }
   }
   for (const name of ep.ids ?? []) {
@@ -613,13 +630,21 @@ function casesFor(ep: Endpoint): Case[] {
     });
     const json = (c: Ctx, v: Json, extra: Partial<HostileRequest> = {}) => send(c, JSON.stringify(v), extra);
 
-    cases.push({ name: 'body: unknown top-level field', build: (c) => json(c, setAt(ep.body!(c), ['unexpected'], 1), { status: 400, code: 'validation_failed' }) });
+    cases.push({
+      name: 'body: unknown top-level field',
+      build: (c) => json(c, setAt(ep.body!(c), ['unexpected'], 1), { status: 400, code: 'validation_failed' }),
+    });
     if (fieldsAt.length) {
       cases.push({
         name: 'body: unknown nested field',
         build: (c) => json(c, setAt(ep.body!(c), [...fieldsAt, 'unexpected'], 'x'), { status: 400, code: 'validation_failed' }),
       });
-      for (const [label, v] of [['string', 'x'], ['null', null], ['array', []], ['number', 5]] as [string, Json][]) {
+      for (const [label, v] of [
+        ['string', 'x'],
+        ['null', null],
+        ['array', []],
+        ['number', 5],
+      ] as [string, Json][]) {
         cases.push({ name: `body: ${label} for the ${String(fieldsAt[0])} object`, build: (c) => json(c, setAt(ep.body!(c), fieldsAt, v), { status: 400 }) });
       }
     }
@@ -637,7 +662,7 @@ function casesFor(ep: Endpoint): Case[] {
       const field = leaf.path.join('.');
       const all = !firstOfKind.has(leaf.kind);
       firstOfKind.add(leaf.kind);
-      const pick = <T,>(list: [string, T][], few: string[]) => (all ? list : list.filter(([label]) => few.includes(label)));
+      const pick = <T>(list: [string, T][], few: string[]) => (all ? list : list.filter(([label]) => few.includes(label)));
       const replacements: [string, Json][] =
         leaf.kind === 'string'
           ? pick(HOSTILE_FOR_STRING, ['number for string', '100k characters', 'NUL character'])
@@ -651,7 +676,10 @@ function casesFor(ep: Endpoint): Case[] {
       }
       if (leaf.kind === 'string') {
         for (const [label, bytes] of pick(INVALID_UTF8, ['0xFF 0xFE'])) {
-          cases.push({ name: `body ${field}: invalid UTF-8 ${label}`, build: (c) => send(c, withInvalidBytes(ep.body!(c), leaf.path, bytes), { status: 400 }) });
+          cases.push({
+            name: `body ${field}: invalid UTF-8 ${label}`,
+            build: (c) => send(c, withInvalidBytes(ep.body!(c), leaf.path, bytes), { status: 400 }),
+          });
         }
       }
     }
@@ -756,7 +784,10 @@ async function expectJsonClientError(res: Response, req: HostileRequest): Promis
   expect(typeof body.error, where).toBe('string');
   expect(body.code, where).toMatch(/^[a-z][a-z0-9_]*$/);
   if (req.code) expect(body.code, where).toBe(req.code);
-  expect(Object.keys(body).filter((k) => !['error', 'code', 'details'].includes(k)), where).toEqual([]);
+  expect(
+    Object.keys(body).filter((k) => !['error', 'code', 'details'].includes(k)),
+    where,
+  ).toEqual([]);
   if ('details' in body) {
     expect(Array.isArray(body.details), where).toBe(true);
     for (const d of body.details as Record<string, unknown>[]) {
@@ -885,7 +916,7 @@ describe('hostile input on every endpoint', () => {
               method: req.method,
               token: tokenOf(ep.token),
               ...(req.headers ? { headers: req.headers } : {}),
-              ...(req.body !== undefined ? { body: req.body as RequestInit["body"] } : {}),
+              ...(req.body !== undefined ? { body: req.body as RequestInit['body'] } : {}),
             });
             await expectJsonClientError(res, req);
           }

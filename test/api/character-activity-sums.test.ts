@@ -27,7 +27,11 @@ describe('GET /api/map/character-activity with counters at the cap', () => {
     const loner = await makeCharacter(p, { name: 'Capped Loner' });
     const now = Date.now();
     // Three UTC days for each of the user's characters, two for the loner: every counter at the cap.
-    for (const [c, days] of [[main, 3], [alt, 3], [loner, 2]] as const) {
+    for (const [c, days] of [
+      [main, 3],
+      [alt, 3],
+      [loner, 2],
+    ] as const) {
       for (let d = 0; d < days; d++) {
         await p.mapContent.recordActivity(map.id, {
           characterEveId: c.eve_id,

@@ -52,7 +52,9 @@ describe('GET /api/characters', () => {
     const p = t.platform;
     const user = await p.admin.createUser('Someone');
     chars.push(await makeCharacter(p, { name: 'Owner A' }));
-    chars.push(await makeCharacter(p, { name: 'Owner B', corporation_id: '98000002', corporation_ticker: 'BCO', alliance_id: '99000002', alliance_ticker: 'BAL' }));
+    chars.push(
+      await makeCharacter(p, { name: 'Owner B', corporation_id: '98000002', corporation_ticker: 'BCO', alliance_id: '99000002', alliance_ticker: 'BAL' }),
+    );
     chars.push(await makeCharacter(p, { name: 'No Alliance', alliance_id: null, alliance_ticker: null }));
     chars.push(await makeCharacter(p, { name: 'With User', user_id: user.id }));
     const a = await makeMap(p, { ownerEveId: chars[0]!.eve_id });

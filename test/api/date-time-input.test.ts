@@ -68,7 +68,11 @@ describe('POST /api/maps/{map_id}/kills kill_time', () => {
     const c = await fresh();
     const since = await c.mark();
     expectValidation(await c.send('POST', '/kills', killBody(JITA, 130_000_001, { kill_time: value })), 'kill_time', /RFC 3339/);
-    expectValidation(await c.send('POST', '/kills', [killBody(JITA, 130_000_002), killBody(JITA, 130_000_003, { kill_time: value })]), '[1].kill_time', /RFC 3339/);
+    expectValidation(
+      await c.send('POST', '/kills', [killBody(JITA, 130_000_002), killBody(JITA, 130_000_003, { kill_time: value })]),
+      '[1].kill_time',
+      /RFC 3339/,
+    );
     expectValidation(await c.send('POST', '/kills', { kills: [killBody(JITA, 130_000_004, { kill_time: value })] }), 'kills[0].kill_time', /RFC 3339/);
     expect(await c.sql('select id from map_kills where map_id = ?', [c.mapId])).toEqual([]);
     expect(await c.eventsSince(since)).toEqual([]);

@@ -305,7 +305,9 @@ describe('errors, request ids, health and metrics', () => {
     it('has a latency histogram with the same labels', () => {
       expect(text).toContain('# TYPE mapintel_http_request_duration_seconds histogram');
       expect(sample('mapintel_http_request_duration_seconds_count', { method: 'GET', route: '/api/map/systems', status: '200' })).toBeGreaterThanOrEqual(2);
-      expect(sample('mapintel_http_request_duration_seconds_bucket', { method: 'GET', route: '/api/map/systems', status: '200', le: '+Inf' })).toBeGreaterThanOrEqual(2);
+      expect(
+        sample('mapintel_http_request_duration_seconds_bucket', { method: 'GET', route: '/api/map/systems', status: '200', le: '+Inf' }),
+      ).toBeGreaterThanOrEqual(2);
     });
 
     it('exposes the database pool gauge', () => {

@@ -32,9 +32,12 @@ describe('GET /api/maps/{map_id}/events after=', () => {
     },
   );
 
-  it.each(['7ZZZZZZZZZZZZZZZZZZZZZZZZZ', '00000000000000000000000000', '01jcz7y8zk8q4r2t6v9w3x5y7a'])('accepts %s, the edges of the ULID range and lower case', async (id) => {
-    const res = await t.fetch(`/api/maps/${mapId}/events?after=${id}`, { token: key });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ data: [], next_after: null });
-  });
+  it.each(['7ZZZZZZZZZZZZZZZZZZZZZZZZZ', '00000000000000000000000000', '01jcz7y8zk8q4r2t6v9w3x5y7a'])(
+    'accepts %s, the edges of the ULID range and lower case',
+    async (id) => {
+      const res = await t.fetch(`/api/maps/${mapId}/events?after=${id}`, { token: key });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ data: [], next_after: null });
+    },
+  );
 });

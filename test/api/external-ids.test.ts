@@ -32,7 +32,10 @@ async function expect400(res: Response, field: string): Promise<void> {
   expect(res.status, text).toBe(400);
   const body = JSON.parse(text) as ErrorBody;
   expect(body.code).toBe('validation_failed');
-  expect(body.details?.map((d) => d.field), text).toContain(field);
+  expect(
+    body.details?.map((d) => d.field),
+    text,
+  ).toContain(field);
 }
 
 const count = async (table: string) =>

@@ -256,7 +256,14 @@ describe('map data endpoints (spec 4.1)', () => {
     const alice = await p.admin.createUser('Alice');
     const bob = await p.admin.createUser('Bob');
     ch.main = await makeCharacter(p, { name: 'Alice Main', user_id: alice.id });
-    ch.alt = await makeCharacter(p, { name: 'Alice Alt', user_id: alice.id, alliance_id: null, alliance_ticker: null, corporation_id: '98000009', corporation_ticker: 'ALT' });
+    ch.alt = await makeCharacter(p, {
+      name: 'Alice Alt',
+      user_id: alice.id,
+      alliance_id: null,
+      alliance_ticker: null,
+      corporation_id: '98000009',
+      corporation_ticker: 'ALT',
+    });
     ch.bob = await makeCharacter(p, { name: 'Bob One', user_id: bob.id });
     ch.loner = await makeCharacter(p, { name: 'Loner' });
     ch.other = await makeCharacter(p, { name: 'Other Map Pilot' });
@@ -365,7 +372,18 @@ describe('map data endpoints (spec 4.1)', () => {
         position_y: -20,
       });
       const wh = data.find((s) => s.solar_system_id === 31001880);
-      expect(wh).toMatchObject({ id: sys.j152820, name: 'J152820', status: 0, tag: null, description: null, labels: null, custom_name: null, locked: false, position_x: 300, position_y: 40 });
+      expect(wh).toMatchObject({
+        id: sys.j152820,
+        name: 'J152820',
+        status: 0,
+        tag: null,
+        description: null,
+        labels: null,
+        custom_name: null,
+        locked: false,
+        position_x: 300,
+        position_y: 40,
+      });
     });
 
     it('stamps inserted_at and updated_at with the time of the write, in microseconds UTC', async () => {
@@ -432,7 +450,10 @@ describe('map data endpoints (spec 4.1)', () => {
         const { status, body } = await get(`/api/map/system?map_id=${mapId}&${q}`);
         expect(status, q).toBe(400);
         expect(body, q).toMatchObject({ error: expect.any(String), code: 'validation_failed' });
-        expect((body.details as { field: string }[]).map((d) => d.field), q).toContain('id');
+        expect(
+          (body.details as { field: string }[]).map((d) => d.field),
+          q,
+        ).toContain('id');
       }
     });
   });
@@ -480,7 +501,9 @@ describe('map data endpoints (spec 4.1)', () => {
         expectShape(e.character, CHARACTER_SHAPE, 'character');
         expect(e.map_id).toBe(mapId);
       }
-      const entries = data.map((e) => ({ character: e.character, tracked: e.tracked })).sort((x, y) => String((x.character as Json).name).localeCompare(String((y.character as Json).name)));
+      const entries = data
+        .map((e) => ({ character: e.character, tracked: e.tracked }))
+        .sort((x, y) => String((x.character as Json).name).localeCompare(String((y.character as Json).name)));
       expect(entries).toEqual([
         { character: pub(ch.alt), tracked: true },
         { character: pub(ch.main), tracked: true },
@@ -610,7 +633,7 @@ describe('map data endpoints (spec 4.1)', () => {
       expect(Object.keys(eleven)).toHaveLength(3);
     });
 
-    it('shows the user\'s main character even when only another of the user\'s characters has activity in the window', async () => {
+    it("shows the user's main character even when only another of the user's characters has activity in the window", async () => {
       const all = (await get(`/api/map/character-activity?map_id=${carolMapId}`, carolKey)).body.data as Activity[];
       expect(all).toEqual([{ character: pub(ch.carolMain), passages: 4, connections: 2, signatures: 1, timestamp: seconds(at.early!) }]);
       const today = (await get(`/api/map/character-activity?map_id=${carolMapId}&days=1`, carolKey)).body.data as Activity[];
@@ -673,7 +696,16 @@ describe('map data endpoints (spec 4.1)', () => {
         inserted_at: expect.stringMatching(MICRO),
         updated_at: expect.stringMatching(MICRO),
       });
-      expect(data[0]).toMatchObject({ system_id: sys.j152820, solar_system_name: 'J152820', status: 'Reinforced', character_eve_id: null, notes: null, owner_name: null, owner_ticker: null, owner_id: null });
+      expect(data[0]).toMatchObject({
+        system_id: sys.j152820,
+        solar_system_name: 'J152820',
+        status: 'Reinforced',
+        character_eve_id: null,
+        notes: null,
+        owner_name: null,
+        owner_ticker: null,
+        owner_id: null,
+      });
       expect(data[1]).toMatchObject({ status: 'Anchoring', end_time: micro(structureEnd.astrahus!) });
     });
 
@@ -704,8 +736,22 @@ describe('map data endpoints (spec 4.1)', () => {
       for (const a of data) expectShape(a, ACL_LIST_SHAPE, `acl ${String(a.name)}`);
       const sorted = [...data].sort((x, y) => String(x.name).localeCompare(String(y.name)));
       expect(sorted).toEqual([
-        { id: acl.corp!.id, name: 'Corp', description: null, owner_eve_id: ch.loner.eve_id, inserted_at: acl.corp!.inserted_at, updated_at: acl.corp!.updated_at },
-        { id: acl.friends!.id, name: 'Friends', description: 'blues', owner_eve_id: ch.main.eve_id, inserted_at: acl.friends!.inserted_at, updated_at: acl.friends!.updated_at },
+        {
+          id: acl.corp!.id,
+          name: 'Corp',
+          description: null,
+          owner_eve_id: ch.loner.eve_id,
+          inserted_at: acl.corp!.inserted_at,
+          updated_at: acl.corp!.updated_at,
+        },
+        {
+          id: acl.friends!.id,
+          name: 'Friends',
+          description: 'blues',
+          owner_eve_id: ch.main.eve_id,
+          inserted_at: acl.friends!.inserted_at,
+          updated_at: acl.friends!.updated_at,
+        },
       ]);
     });
 
@@ -741,7 +787,11 @@ describe('map data endpoints (spec 4.1)', () => {
     const expectError = (r: { status: number; res: Response; body: Json }, status: number, code: string) => {
       expect(r.status).toBe(status);
       expect(r.res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(Object.keys(r.body).filter((k) => k !== 'details').sort()).toEqual(['code', 'error']);
+      expect(
+        Object.keys(r.body)
+          .filter((k) => k !== 'details')
+          .sort(),
+      ).toEqual(['code', 'error']);
       expect(r.body.error).toBeTypeOf('string');
       expect(r.body.code).toBe(code);
     };
@@ -779,7 +829,7 @@ describe('map data endpoints (spec 4.1)', () => {
       expectError(await get(url('slug=no-such-map')), 404, 'map_not_found');
     });
 
-    it('answers 404 map_not_found, never the other map\'s data, when the key belongs to another map', async () => {
+    it("answers 404 map_not_found, never the other map's data, when the key belongs to another map", async () => {
       for (const sel of [`map_id=${mapIdB}`, `slug=${slugB}`, `map_id=${mapIdB}&slug=${slugB}`]) {
         const r = await get(url(sel), key);
         expectError(r, 404, 'map_not_found');
@@ -818,7 +868,7 @@ describe('map data endpoints (spec 4.1)', () => {
   });
 
   describe('revoked map keys', () => {
-    it('answers 401 to a key once it is revoked, while the map\'s other key keeps working', async () => {
+    it("answers 401 to a key once it is revoked, while the map's other key keeps working", async () => {
       const issued = await t.platform.admin.issueKey(mapId, { character_eve_id: ch.bob.eve_id, name: 'bob key' });
       expect((await get(`/api/map/systems?map_id=${mapId}`, issued.api_key)).status).toBe(200);
       await t.platform.admin.revokeKey(mapId, issued.id);

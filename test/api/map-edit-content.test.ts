@@ -78,9 +78,21 @@ describe('PUT /api/maps/{map_id}/systems/{solar_system_id}/signatures', () => {
       [
         c.mapId,
         'signature_added',
-        { solar_system_id: THERA, signature_id: 'ABC-123', name: 'Unstable Wormhole', kind: 'Cosmic Signature', group: 'Wormhole', type: 'K162', character_eve_id: c.ownerEveId },
+        {
+          solar_system_id: THERA,
+          signature_id: 'ABC-123',
+          name: 'Unstable Wormhole',
+          kind: 'Cosmic Signature',
+          group: 'Wormhole',
+          type: 'K162',
+          character_eve_id: c.ownerEveId,
+        },
       ],
-      [c.mapId, 'signature_added', { solar_system_id: THERA, signature_id: 'XYZ-789', name: null, kind: 'Cosmic Signature', group: null, type: null, character_eve_id: c.ownerEveId }],
+      [
+        c.mapId,
+        'signature_added',
+        { solar_system_id: THERA, signature_id: 'XYZ-789', name: null, kind: 'Cosmic Signature', group: null, type: null, character_eve_id: c.ownerEveId },
+      ],
       [c.mapId, 'signatures_updated', { solar_system_id: THERA, added_count: 2, updated_count: 0, removed_count: 0 }],
     ]);
     expect(new Set(events.map((e) => e.xmin)).size).toBe(1);
@@ -120,7 +132,10 @@ describe('PUT /api/maps/{map_id}/systems/{solar_system_id}/signatures', () => {
     expect(byId['BBB-222']).toMatchObject({ group: 'Gas Site', character_eve_id: c.ownerEveId });
     expect(byId['DDD-444']).toMatchObject({ kind: 'Cosmic Anomaly', character_eve_id: other.eve_id });
     expect(events.map((e) => [e.type, e.payload])).toEqual([
-      ['signature_added', { solar_system_id: THERA, signature_id: 'DDD-444', name: null, kind: 'Cosmic Anomaly', group: null, type: null, character_eve_id: other.eve_id }],
+      [
+        'signature_added',
+        { solar_system_id: THERA, signature_id: 'DDD-444', name: null, kind: 'Cosmic Anomaly', group: null, type: null, character_eve_id: other.eve_id },
+      ],
       ['signature_removed', { solar_system_id: THERA, signature_id: 'CCC-333' }],
       ['signatures_updated', { solar_system_id: THERA, added_count: 1, updated_count: 1, removed_count: 1 }],
     ]);
@@ -129,7 +144,9 @@ describe('PUT /api/maps/{map_id}/systems/{solar_system_id}/signatures', () => {
   it('a batch that changes nothing emits nothing; replace with an empty list removes every signature', async () => {
     const c = await fresh();
     await c.send('PUT', `/systems/${JITA}/signatures`, { signatures: [{ signature_id: 'QQQ-001', name: 'x' }, { signature_id: 'QQQ-002' }] });
-    const same = await c.withEvents(() => c.send<{ data: Json }>('PUT', `/systems/${JITA}/signatures`, { signatures: [{ signature_id: 'qqq-001', name: 'x' }] }));
+    const same = await c.withEvents(() =>
+      c.send<{ data: Json }>('PUT', `/systems/${JITA}/signatures`, { signatures: [{ signature_id: 'qqq-001', name: 'x' }] }),
+    );
     expect(same.result.status).toBe(200);
     expect(same.result.body.data).toMatchObject({ added_count: 0, updated_count: 0, removed_count: 0 });
     expect(same.events).toEqual([]);
@@ -149,16 +166,28 @@ describe('PUT /api/maps/{map_id}/systems/{solar_system_id}/signatures', () => {
     const put = (body: unknown, sid = THERA) => c.send<ErrorBody>('PUT', `/systems/${sid}/signatures`, body);
     expectValidation(await put({ signatures: [{ signature_id: 'AB-123' }] }), 'signatures[0].signature_id', /Not match/);
     expectValidation(await put({ signatures: [{ signature_id: 'ABC-1234' }] }), 'signatures[0].signature_id');
-    expectValidation(await put({ signatures: [{ signature_id: 'ABC-123' }, { signature_id: 'abc-123' }] }), 'signatures[1].signature_id', 'ABC-123 is listed more than once');
+    expectValidation(
+      await put({ signatures: [{ signature_id: 'ABC-123' }, { signature_id: 'abc-123' }] }),
+      'signatures[1].signature_id',
+      'ABC-123 is listed more than once',
+    );
     expectValidation(await put({ signatures: [{ signature_id: 'ABC-123', strength: 5 }] }), 'signatures[0].strength', /excess/);
     expectValidation(await put({ signatures: [{ signature_id: 'ABC-123', name: 'n'.repeat(256) }] }), 'signatures[0].name');
     expectValidation(await put({ signatures: [{ signature_id: 'ABC-123', linked_system_id: 'Jita' }] }), 'signatures[0].linked_system_id');
     expectValidation(await put({ signatures: [{ signature_id: 'ABC-123' }], replace: 'yes' }), 'replace');
     expectValidation(await put({ replace: true }), 'signatures', /required/);
-    expectValidation(await put({ signatures: Array.from({ length: 501 }, (_, i) => ({ signature_id: `ABC-${String(i % 1000).padStart(3, '0')}` })) }), 'signatures', /maxItems/);
+    expectValidation(
+      await put({ signatures: Array.from({ length: 501 }, (_, i) => ({ signature_id: `ABC-${String(i % 1000).padStart(3, '0')}` })) }),
+      'signatures',
+      /maxItems/,
+    );
     const link = await put({ signatures: [{ signature_id: 'ABC-123' }, { signature_id: 'ABC-124', linked_system_id: J152820 }] });
     expect(link.status).toBe(404);
-    expect(link.body).toEqual({ error: 'System not found', code: 'system_not_found', details: [{ field: 'signatures[1].linked_system_id', message: `${J152820} is not a system on this map` }] });
+    expect(link.body).toEqual({
+      error: 'System not found',
+      code: 'system_not_found',
+      details: [{ field: 'signatures[1].linked_system_id', message: `${J152820} is not a system on this map` }],
+    });
     const notOnMap = await put({ signatures: [{ signature_id: 'ABC-123' }] }, J152820);
     expect(notOnMap.status).toBe(404);
     expect(notOnMap.body).toEqual({ error: 'System not found', code: 'system_not_found' });
@@ -253,7 +282,11 @@ describe('structures: POST /structures, PUT and DELETE /structures/{id}', () => 
     const plain = await c.send<{ data: Json }>('POST', '/structures', astrahus);
     expect(plain.status).toBe(201);
     expect(plain.body.data).toMatchObject({ status: 'Powered', end_time: null, notes: null });
-    expectValidation(await c.send('POST', '/structures', { ...astrahus, status: 'Exploded' }), 'status', "must be one of 'Powered', 'Anchoring', 'Unanchoring', 'Low Power', 'Abandoned', 'Reinforced'");
+    expectValidation(
+      await c.send('POST', '/structures', { ...astrahus, status: 'Exploded' }),
+      'status',
+      "must be one of 'Powered', 'Anchoring', 'Unanchoring', 'Low Power', 'Abandoned', 'Reinforced'",
+    );
     expectValidation(await c.send('POST', '/structures', { ...astrahus, status: 'reinforced' }), 'status');
     expectValidation(await c.send('POST', '/structures', { ...astrahus, end_time: 'tomorrow' }), 'end_time', 'must be an RFC 3339 date-time or null');
     expectValidation(await c.send('POST', '/structures', { ...astrahus, end_time: 1767225600 }), 'end_time');
@@ -263,17 +296,27 @@ describe('structures: POST /structures, PUT and DELETE /structures/{id}', () => 
     expectValidation(await c.send('POST', '/structures', { solar_system_id: JITA, structure_type: 'Astrahus', name: 'x' }), 'structure_type_id', /required/);
     const missing = await c.send('POST', '/structures', { ...astrahus, solar_system_id: J152820 });
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: 'System not found', code: 'system_not_found', details: [{ field: 'solar_system_id', message: `${J152820} is not a system on this map` }] });
+    expect(missing.body).toEqual({
+      error: 'System not found',
+      code: 'system_not_found',
+      details: [{ field: 'solar_system_id', message: `${J152820} is not a system on this map` }],
+    });
     expect(await c.sql('select id from map_structures where map_id = ?', [c.mapId])).toHaveLength(1);
   });
 
   it('updates given fields (null clears, solar_system_id moves it) and deletes; no events', async () => {
     const c = await fresh();
-    const created = (await c.send<{ data: Json }>('POST', '/structures', { ...astrahus, notes: 'n', end_time: '2030-01-01T00:00:00Z', status: 'Anchoring' })).body.data;
+    const created = (await c.send<{ data: Json }>('POST', '/structures', { ...astrahus, notes: 'n', end_time: '2030-01-01T00:00:00Z', status: 'Anchoring' }))
+      .body.data;
     const other = await makeCharacter(t.platform);
     const issued = await t.platform.admin.issueKey(c.mapId, { character_eve_id: other.eve_id });
     const since = await c.mark();
-    const res = await c.send<{ data: Json }>('PUT', `/structures/${created.id}`, { solar_system_id: THERA, notes: null, status: 'Reinforced', end_time: null }, { token: issued.api_key });
+    const res = await c.send<{ data: Json }>(
+      'PUT',
+      `/structures/${created.id}`,
+      { solar_system_id: THERA, notes: null, status: 'Reinforced', end_time: null },
+      { token: issued.api_key },
+    );
     expect(res.status, res.text).toBe(200);
     expect(Object.keys(res.body.data).sort()).toEqual(STRUCTURE_KEYS);
     expect(res.body.data).toMatchObject({
@@ -354,7 +397,9 @@ describe('POST /api/maps/{map_id}/kills', () => {
       ['map_kill', 120_000_022, 'Miakie'],
     ]);
     expect(arr.events[1]!.payload.victim).toEqual({ name: null, ship: 'Anathema', corporation: 'VICT' });
-    const wrapped = await c.withEvents(() => c.send('POST', '/kills', { kills: [killBody(JITA, 120_000_030), killBody(JITA, 120_000_030), killBody(JITA, 120_000_021)] }));
+    const wrapped = await c.withEvents(() =>
+      c.send('POST', '/kills', { kills: [killBody(JITA, 120_000_030), killBody(JITA, 120_000_030), killBody(JITA, 120_000_021)] }),
+    );
     expect(wrapped.result.body).toEqual({ data: { inserted: 1, duplicates: 2 } });
     expect(wrapped.events.map((e) => e.payload.killmail_id)).toEqual([120_000_030]);
     expect(new Set(arr.events.map((e) => e.xmin)).size).toBe(1);
@@ -376,7 +421,11 @@ describe('POST /api/maps/{map_id}/kills', () => {
     expectValidation(await c.send('POST', '/kills', killBody(JITA, 120_000_044, { killmail_id: 1.5 })), 'killmail_id');
     expectValidation(await c.send('POST', '/kills', killBody(JITA, 120_000_045, { total_value: -1 })), 'total_value');
     expectValidation(await c.send('POST', '/kills', killBody(JITA, 120_000_046, { victim_name: 'x' })), 'victim_name', /excess/);
-    expectValidation(await c.send('POST', '/kills', killBody(JITA, 120_000_047, { zkb: { ...(killBody(JITA, 1).zkb as Json), href: 'x' } })), 'zkb.href', /excess/);
+    expectValidation(
+      await c.send('POST', '/kills', killBody(JITA, 120_000_047, { zkb: { ...(killBody(JITA, 1).zkb as Json), href: 'x' } })),
+      'zkb.href',
+      /excess/,
+    );
     expectValidation(await c.send('POST', '/kills', [killBody(JITA, 120_000_048), killBody(JITA, 120_000_049, { npc: 'no' })]), '[1].npc');
     expectValidation(await c.send('POST', '/kills', { kills: [] }), 'kills', /minItems/);
     expectValidation(await c.send('POST', '/kills', []), 'body');
@@ -455,13 +504,17 @@ describe('POST /api/maps/{map_id}/character-activity', () => {
   it('saturates at 2147483647 and refuses negative, oversized, fractional or all-zero increments', async () => {
     const c = await fresh([]);
     await c.send('POST', '/character-activity', { passages: 1 });
-    await c.sql("update character_activity set passages = 2147480000 where map_id = ?", [c.mapId]);
+    await c.sql('update character_activity set passages = 2147480000 where map_id = ?', [c.mapId]);
     const capped = await c.send<{ data: Json }>('POST', '/character-activity', { passages: 10000 });
     expect(capped.body.data).toMatchObject({ passages: 2147483647 });
     expectValidation(await c.send('POST', '/character-activity', { passages: -1 }), 'passages');
     expectValidation(await c.send('POST', '/character-activity', { connections: 10001 }), 'connections', 'max 10000');
     expectValidation(await c.send('POST', '/character-activity', { signatures: 0.5 }), 'signatures');
-    expectValidation(await c.send('POST', '/character-activity', { passages: 0 }), 'body', 'at least one of passages, connections, signatures must be positive');
+    expectValidation(
+      await c.send('POST', '/character-activity', { passages: 0 }),
+      'body',
+      'at least one of passages, connections, signatures must be positive',
+    );
     expectValidation(await c.send('POST', '/character-activity', { jumps: 1 }), 'jumps', /excess/);
     const unknown = await c.send('POST', '/character-activity', { character_eve_id: '999999999999', passages: 1 });
     expect(unknown.status).toBe(404);

@@ -126,7 +126,9 @@ describe('POST /api/maps/{map_id}/systems', () => {
   it('re-posting a visible system updates it: system_metadata_changed with the changed fields, none when unchanged', async () => {
     const c = await fresh();
     const first = await addSystem(c, { solar_system_id: JITA, tag: 'A', position_x: 5 });
-    const { result, events } = await c.withEvents(() => c.send<{ data: Json }>('POST', '/systems', { solar_system_id: JITA, tag: 'B', position_x: 5, status: 'target' }));
+    const { result, events } = await c.withEvents(() =>
+      c.send<{ data: Json }>('POST', '/systems', { solar_system_id: JITA, tag: 'B', position_x: 5, status: 'target' }),
+    );
     expect(result.status).toBe(201);
     expect(result.body.data).toMatchObject({ id: first.id, tag: 'B', status: 5, position_x: 5 });
     expect(events).toHaveLength(1);
@@ -212,7 +214,17 @@ describe('PATCH /api/maps/{map_id}/systems/{solar_system_id}', () => {
     );
     expect(result.status).toBe(200);
     expect(Object.keys(result.body.data).sort()).toEqual(SYSTEM_KEYS);
-    expect(result.body.data).toMatchObject({ id: s.id, position_x: 7, position_y: 99, custom_name: 'Pulsar C5', tag: null, status: 2, labels: '["a"]', description: 'note', locked: true });
+    expect(result.body.data).toMatchObject({
+      id: s.id,
+      position_x: 7,
+      position_y: 99,
+      custom_name: 'Pulsar C5',
+      tag: null,
+      status: 2,
+      labels: '["a"]',
+      description: 'note',
+      locked: true,
+    });
     expect(result.body.data.updated_at).not.toBe(s.updated_at);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ map_id: c.mapId, type: 'system_metadata_changed' });
@@ -497,7 +509,11 @@ describe('PATCH and DELETE /api/maps/{map_id}/connections/{id}', () => {
     expect(result.status).toBe(204);
     expect(result.text).toBe('');
     expect(events.map((e) => [e.map_id, e.type, e.payload])).toEqual([
-      [c.mapId, 'connection_removed', { connection_id: conn.id, solar_system_source: THERA, solar_system_target: J152820, from_name: 'Thera', to_name: 'J152820' }],
+      [
+        c.mapId,
+        'connection_removed',
+        { connection_id: conn.id, solar_system_source: THERA, solar_system_target: J152820, from_name: 'Thera', to_name: 'J152820' },
+      ],
     ]);
     const since = await c.mark();
     expect((await c.send('DELETE', `/connections/${conn.id}`)).status).toBe(404);

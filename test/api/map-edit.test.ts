@@ -39,7 +39,13 @@ beforeAll(async () => {
     status: 'Reinforced',
     endTime: new Date(Date.now() + 3600_000),
   });
-  const hiddenStructure = await t.platform.mapContent.addStructure(a.mapId, { solarSystemId: THERA, structureTypeId: '35832', structureType: 'Astrahus', name: 'Powered', status: 'Powered' });
+  const hiddenStructure = await t.platform.mapContent.addStructure(a.mapId, {
+    solarSystemId: THERA,
+    structureTypeId: '35832',
+    structureType: 'Astrahus',
+    name: 'Powered',
+    status: 'Powered',
+  });
   pilot = await makeCharacter(t.platform);
   await t.platform.admin.setTracking(a.mapId, pilot.eve_id, true);
   await a.send('PUT', `/systems/${THERA}/signatures`, { signatures: [{ signature_id: 'SIG-001' }] });
@@ -91,7 +97,7 @@ async function snapshot(): Promise<unknown> {
 }
 
 describe('map path segment and tokens', () => {
-  it("a key of another map gets 404 map_not_found on every endpoint, by UUID or slug, and nothing is written", async () => {
+  it('a key of another map gets 404 map_not_found on every endpoint, by UUID or slug, and nothing is written', async () => {
     const before = await snapshot();
     const since = await a.mark();
     for (const mapRef of [a.slug, a.mapId]) {
@@ -124,7 +130,12 @@ describe('map path segment and tokens', () => {
   });
 
   it('writes need a JSON body: another content type is 415, broken JSON 400 invalid_json', async () => {
-    const res = await t.fetch(`/api/maps/${a.slug}/systems`, { method: 'POST', token: a.key, headers: { 'content-type': 'text/plain' }, body: 'solar_system_id=1' });
+    const res = await t.fetch(`/api/maps/${a.slug}/systems`, {
+      method: 'POST',
+      token: a.key,
+      headers: { 'content-type': 'text/plain' },
+      body: 'solar_system_id=1',
+    });
     expect(res.status).toBe(415);
     expect(((await res.json()) as Json).code).toBe('unsupported_media_type');
     const broken = await a.send('PATCH', `/systems/${JITA}`, undefined, { raw: '{"tag": "x"' });

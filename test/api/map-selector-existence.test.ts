@@ -42,7 +42,9 @@ async function answer(method: string, path: string): Promise<{ status: number; b
   const res = await t.fetch(path, {
     method,
     token: key,
-    ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ acl: { name: 'probe', owner_eve_id: ownerEveId } }) } : {}),
+    ...(method === 'POST'
+      ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ acl: { name: 'probe', owner_eve_id: ownerEveId } }) }
+      : {}),
   });
   return { status: res.status, body: await res.json() };
 }

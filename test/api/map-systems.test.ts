@@ -29,13 +29,36 @@ describe('GET /api/map/systems', () => {
     const s = body.data[0]!;
     expect(Object.keys(s).sort()).toEqual(
       [
-        'id', 'name', 'status', 'tag', 'visible', 'description', 'labels', 'inserted_at', 'updated_at', 'locked',
-        'solar_system_id', 'map_id', 'custom_name', 'position_x', 'position_y',
+        'id',
+        'name',
+        'status',
+        'tag',
+        'visible',
+        'description',
+        'labels',
+        'inserted_at',
+        'updated_at',
+        'locked',
+        'solar_system_id',
+        'map_id',
+        'custom_name',
+        'position_x',
+        'position_y',
       ].sort(),
     );
     expect(s).toMatchObject({
-      name: 'Jita', status: 1, tag: 'HQ', visible: true, description: null, labels: null, locked: false,
-      solar_system_id: 30000142, map_id: mapId, custom_name: null, position_x: 10, position_y: -20,
+      name: 'Jita',
+      status: 1,
+      tag: 'HQ',
+      visible: true,
+      description: null,
+      labels: null,
+      locked: false,
+      solar_system_id: 30000142,
+      map_id: mapId,
+      custom_name: null,
+      position_x: 10,
+      position_y: -20,
     });
     expect(s.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(s.inserted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);

@@ -20,7 +20,9 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 async function keyOf(mapId: string): Promise<MapKeyPrincipal> {
-  const row = (await t.platform.orm.em.fork().getConnection().execute<{ owner_character_id: string }[]>('select owner_character_id from maps where id = ?', [mapId]))[0]!;
+  const row = (
+    await t.platform.orm.em.fork().getConnection().execute<{ owner_character_id: string }[]>('select owner_character_id from maps where id = ?', [mapId])
+  )[0]!;
   return { kind: 'map_key', keyId: 'test', mapId, characterId: row.owner_character_id };
 }
 

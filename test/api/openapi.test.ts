@@ -81,7 +81,14 @@ const ENDPOINTS: Expected[] = [
   { method: 'get', path: '/api/map/connections', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
   { method: 'get', path: '/api/map/characters', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
   { method: 'get', path: '/api/map/systems-kills', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
-  { method: 'get', path: '/api/map/character-activity', auth: 'map_key', selector: true, params: { days: ['query', false] }, ok: { prop: 'data', array: true } },
+  {
+    method: 'get',
+    path: '/api/map/character-activity',
+    auth: 'map_key',
+    selector: true,
+    params: { days: ['query', false] },
+    ok: { prop: 'data', array: true },
+  },
   { method: 'get', path: '/api/map/user_characters', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
   { method: 'get', path: '/api/map/structure-timers', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
   { method: 'get', path: '/api/map/acls', auth: 'map_key', selector: true, ok: { prop: 'data', array: true } },
@@ -127,7 +134,8 @@ function firstDifference(actual: string, expected: string): string {
   const a = actual.split('\n');
   const b = expected.split('\n');
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return `line ${i + 1}:\n    committed:   ${JSON.stringify(b[i] ?? '<end of file>')}\n    regenerated: ${JSON.stringify(a[i] ?? '<end of file>')}`;
+    if (a[i] !== b[i])
+      return `line ${i + 1}:\n    committed:   ${JSON.stringify(b[i] ?? '<end of file>')}\n    regenerated: ${JSON.stringify(a[i] ?? '<end of file>')}`;
   }
   return 'no line differs (line endings?)';
 }
@@ -210,7 +218,10 @@ describe('GET /api/openapi.json', () => {
       }
       // Every path template variable is a documented path parameter.
       for (const v of e.path.match(/\{(\w+)\}/g) ?? []) {
-        expect(params.some((p) => p.in === 'path' && `{${p.name}}` === v), `path parameter ${v}`).toBe(true);
+        expect(
+          params.some((p) => p.in === 'path' && `{${p.name}}` === v),
+          `path parameter ${v}`,
+        ).toBe(true);
       }
     });
 
@@ -316,7 +327,10 @@ describe('committed generated files', () => {
     const committed = await readFile(path.join(GENERATED, 'routes.ts'), 'utf8');
     // Relative imports depend on the output directory: compare them as paths from the repository root.
     const normalize = (text: string, from: string) =>
-      text.replace(/(from\s+')(\.{1,2}\/[^']*)(')/g, (_m, a: string, spec: string, b: string) => `${a}<root>/${path.relative(ROOT, path.resolve(from, spec))}${b}`);
+      text.replace(
+        /(from\s+')(\.{1,2}\/[^']*)(')/g,
+        (_m, a: string, spec: string, b: string) => `${a}<root>/${path.relative(ROOT, path.resolve(from, spec))}${b}`,
+      );
     const regenerated = normalize(generated.routes, dir);
     const current = normalize(committed, GENERATED);
     if (regenerated !== current) {

@@ -35,7 +35,15 @@ function expectStaticShape(d: Json): void {
   for (const f of ['solar_system_id', 'system_class', 'region_id', 'constellation_id', 'effect_power', 'sun_type_id']) {
     expect(Number.isInteger(d[f]), `${f} is an integer`).toBe(true);
   }
-  for (const f of ['triglavian_invasion_status', 'solar_system_name', 'solar_system_name_lc', 'class_title', 'type_description', 'region_name', 'constellation_name']) {
+  for (const f of [
+    'triglavian_invasion_status',
+    'solar_system_name',
+    'solar_system_name_lc',
+    'class_title',
+    'type_description',
+    'region_name',
+    'constellation_name',
+  ]) {
     expect(d[f], f).toBeTypeOf('string');
   }
   expect(d.security).toMatch(/^-?\d+\.\d$/);
@@ -198,7 +206,10 @@ describe('GET /api/common/system-static-info', () => {
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(body, query).toMatchObject({ error: expect.any(String), code: 'validation_failed' });
       expect(Object.keys(body).sort()).toEqual(['code', 'details', 'error']);
-      expect((body.details as { field: string }[]).map((d) => d.field), query).toContain('id');
+      expect(
+        (body.details as { field: string }[]).map((d) => d.field),
+        query,
+      ).toContain('id');
     }
   });
 });

@@ -7,9 +7,7 @@ import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeKill, makeMap, makeSystem } from '../support/factories.js';
 
 const HOUR = 3_600_000;
-const SYSTEMS = [
-  30000021, 30000142, 30000326, 30000619, 30002420, 30003539, 30004550, 31000005, 31000008, 31000356, 31000881, 31001361,
-];
+const SYSTEMS = [30000021, 30000142, 30000326, 30000619, 30002420, 30003539, 30004550, 31000005, 31000008, 31000356, 31000881, 31001361];
 
 type KillEntry = { solar_system_id: number; kills: { killmail_id: number; kill_time: string }[] };
 

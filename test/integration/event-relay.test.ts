@@ -129,7 +129,10 @@ describe('event relay', () => {
     // Stream entry ids follow the ULIDs' time, so a ULID locates its position in the stream.
     const raw = (await redis.xRange(transport.mapKey(mapId), '-', '+')) as unknown as { id: string; message: Record<string, string> }[];
     expect(raw.map((r) => Number(r.id.split('-')[0]))).toEqual(events.map((ev) => decodeTime(ev.id)));
-    const rows = await db.orm.em.fork().getConnection().execute<{ event_id: string }[]>('select event_id from map_events where map_id = ? order by seq', [mapId]);
+    const rows = await db.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ event_id: string }[]>('select event_id from map_events where map_id = ? order by seq', [mapId]);
     expect(rows.map((r) => r.event_id)).toEqual(events.map((ev) => ev.id));
   });
 
@@ -137,10 +140,10 @@ describe('event relay', () => {
     const redis = await redisClient();
     const transport = redisTransport(redis, prefixFor('hot'), 100);
     const mapId = await makeMapId();
-    await db.orm.em.fork().getConnection().execute(
-      `insert into map_events (map_id, type, payload) select ?, 'map_kill', jsonb_build_object('n', g) from generate_series(0, 999) g`,
-      [mapId],
-    );
+    await db.orm.em
+      .fork()
+      .getConnection()
+      .execute(`insert into map_events (map_id, type, payload) select ?, 'map_kill', jsonb_build_object('n', g) from generate_series(0, 999) g`, [mapId]);
     const relay = relayFor(transport, { batchSize: 100 });
     await relay.drainOnce();
     const length = (await redis.xLen(transport.mapKey(mapId))) as number;
@@ -241,10 +244,13 @@ describe('event relay', () => {
     const transport = redisTransport(redis, prefix);
     const mapId = await makeMapId();
     const total = 1500;
-    await db.orm.em.fork().getConnection().execute(
-      `insert into map_events (map_id, type, payload) select ?, 'map_kill', jsonb_build_object('n', g) from generate_series(0, ?) g`,
-      [mapId, total - 1],
-    );
+    await db.orm.em
+      .fork()
+      .getConnection()
+      .execute(`insert into map_events (map_id, type, payload) select ?, 'map_kill', jsonb_build_object('n', g) from generate_series(0, ?) g`, [
+        mapId,
+        total - 1,
+      ]);
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/relay-process.ts'], {
       env: { ...process.env, DATABASE_URL: db.databaseUrl, DATABASE_SCHEMA: db.schema, REDIS_URL: TEST_REDIS_URL, PREFIX: prefix, BATCH: '25' },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -290,36 +296,42 @@ describe('event relay', () => {
   it.each([
     ['Redis Streams', 100],
     ['the in-process transport', 30],
-  ])('10 concurrent writers on one map through %s: ids strictly increasing, every change once', async (kind, perWriter) => {
-    const transport: TestTransport =
-      kind === 'Redis Streams' ? redisTransport(await redisClient(), prefixFor('load')) : memoryTransport();
-    const mapId = await makeMapId();
-    const content = new MapContentService(dbOf(db.orm), outbox);
-    await db.orm.em.fork().getConnection().execute(
-      `insert into solar_systems (solar_system_id, solar_system_name, solar_system_name_lc, region_id, region_name, constellation_id,
+  ])(
+    '10 concurrent writers on one map through %s: ids strictly increasing, every change once',
+    async (kind, perWriter) => {
+      const transport: TestTransport = kind === 'Redis Streams' ? redisTransport(await redisClient(), prefixFor('load')) : memoryTransport();
+      const mapId = await makeMapId();
+      const content = new MapContentService(dbOf(db.orm), outbox);
+      await db.orm.em
+        .fork()
+        .getConnection()
+        .execute(
+          `insert into solar_systems (solar_system_id, solar_system_name, solar_system_name_lc, region_id, region_name, constellation_id,
          constellation_name, true_security, security, system_class, class_title, type_description, sun_type_id)
        values (30000142, 'Jita', 'jita', 10000002, 'The Forge', 20000020, 'Kimotoro', 0.9459, '0.9', 7, '0.9', 'High-sec', 3796),
               (30000144, 'Perimeter', 'perimeter', 10000002, 'The Forge', 20000020, 'Kimotoro', 0.9, '0.9', 7, '0.9', 'High-sec', 3796)
        on conflict do nothing`,
-    );
-    await content.addSystem(mapId, { solarSystemId: 30000142 });
-    await content.addSystem(mapId, { solarSystemId: 30000144 });
-    const relay = relayFor(transport, { batchSize: 500 });
-    relay.start();
-    const created: string[] = [];
-    await Promise.all(
-      Array.from({ length: 10 }, async () => {
-        for (let i = 0; i < perWriter; i++) {
-          created.push(await content.addConnection(mapId, { solarSystemSource: 30000142, solarSystemTarget: 30000144, massStatus: i % 3 }));
-        }
-      }),
-    );
-    await waitFor(async () => (await unpublished()) === 0, 60_000);
-    const events = await transport.range(mapId, null, 5000);
-    expectStrictlyIncreasing(events);
-    const connectionEvents = events.filter((e) => e.type === 'connection_added');
-    expect(connectionEvents).toHaveLength(10 * perWriter);
-    expect(new Set(connectionEvents.map((e) => e.payload.connection_id))).toEqual(new Set(created));
-    expect(events.filter((e) => e.type === 'add_system')).toHaveLength(2);
-  }, 120_000);
+        );
+      await content.addSystem(mapId, { solarSystemId: 30000142 });
+      await content.addSystem(mapId, { solarSystemId: 30000144 });
+      const relay = relayFor(transport, { batchSize: 500 });
+      relay.start();
+      const created: string[] = [];
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          for (let i = 0; i < perWriter; i++) {
+            created.push(await content.addConnection(mapId, { solarSystemSource: 30000142, solarSystemTarget: 30000144, massStatus: i % 3 }));
+          }
+        }),
+      );
+      await waitFor(async () => (await unpublished()) === 0, 60_000);
+      const events = await transport.range(mapId, null, 5000);
+      expectStrictlyIncreasing(events);
+      const connectionEvents = events.filter((e) => e.type === 'connection_added');
+      expect(connectionEvents).toHaveLength(10 * perWriter);
+      expect(new Set(connectionEvents.map((e) => e.payload.connection_id))).toEqual(new Set(created));
+      expect(events.filter((e) => e.type === 'add_system')).toHaveLength(2);
+    },
+    120_000,
+  );
 });

@@ -64,7 +64,10 @@ describe('failures of a first run end in one clear line', () => {
     const port = (blocker.address() as net.AddressInfo).port;
     try {
       const r = runCli(['migrate'], { ...base, DATA_DIR: tempDir(), EMBEDDED_PG_PORT: String(port) });
-      expectOneClearLine(r, new RegExp(`^error: port ${port} on 127\\.0\\.0\\.1 \\(EMBEDDED_PG_PORT\\) is taken by another program \\(.*EMBEDDED_PG_PORT=<port>`));
+      expectOneClearLine(
+        r,
+        new RegExp(`^error: port ${port} on 127\\.0\\.0\\.1 \\(EMBEDDED_PG_PORT\\) is taken by another program \\(.*EMBEDDED_PG_PORT=<port>`),
+      );
     } finally {
       blocker.close();
     }
@@ -90,7 +93,11 @@ describe('failures of a first run end in one clear line', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
     const port = (closed.address() as net.AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    const r = runCli(['migrate'], { ...base, DATABASE_URL: `postgres://nobody@127.0.0.1:${port}/nothing`, SERVICE_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') });
+    const r = runCli(['migrate'], {
+      ...base,
+      DATABASE_URL: `postgres://nobody@127.0.0.1:${port}/nothing`,
+      SERVICE_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    });
     expectOneClearLine(r, /^error: cannot reach a dependency: .*\(check DATABASE_URL and REDIS_URL/);
   });
 
@@ -137,7 +144,9 @@ describe('the demo offline', () => {
       timeout: 120_000,
     });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/static data could not be read from https:\/\/\S+ \(.+\); using the small sample shipped with mapintel \(20 systems\)\. Import the full set later with: mapintel sde import --from DIR\|URL/);
+    expect(r.stderr).toMatch(
+      /static data could not be read from https:\/\/\S+ \(.+\); using the small sample shipped with mapintel \(20 systems\)\. Import the full set later with: mapintel sde import --from DIR\|URL/,
+    );
     expect(r.stdout).toContain('mapintel demo map created');
     expect(r.stdout).toMatch(/map API key: +mik_/);
   }, 150_000);

@@ -9,10 +9,9 @@ describe('migrations', () => {
   afterAll(async () => db?.close());
 
   it('creates every table of the data model in the test schema', async () => {
-    const rows = await db.orm.em.getConnection().execute<{ table_name: string }[]>(
-      `select table_name from information_schema.tables where table_schema = ? order by table_name`,
-      [db.schema],
-    );
+    const rows = await db.orm.em
+      .getConnection()
+      .execute<{ table_name: string }[]>(`select table_name from information_schema.tables where table_schema = ? order by table_name`, [db.schema]);
     expect(rows.map((r) => r.table_name)).toEqual([
       'acl_members',
       'acls',

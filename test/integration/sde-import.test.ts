@@ -204,9 +204,7 @@ describe('importStaticData', () => {
     await importStaticData(dbOf(db.orm), FIXTURE, {});
     const again = await importStaticData(dbOf(db.orm), FIXTURE, {});
     expect(again).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: 0, updated: FIXTURE_SYSTEMS });
-    const [counts] = await execute<{ n: string; ids: string }[]>(
-      'select count(*) as n, count(distinct solar_system_id) as ids from solar_systems',
-    );
+    const [counts] = await execute<{ n: string; ids: string }[]>('select count(*) as n, count(distinct solar_system_id) as ids from solar_systems');
     expect(counts).toEqual({ n: String(FIXTURE_SYSTEMS), ids: String(FIXTURE_SYSTEMS) });
     expect(await service.getSystemStaticInfo(31001880)).toStrictEqual(J152820);
 
@@ -258,7 +256,9 @@ describe('importStaticData', () => {
 
     it('malformed number in a CSV row', async () => {
       const dir = await scratchCopy((d) =>
-        editFile(path.join(d, 'sde/mapSolarSystems.csv'), (t) => t.replace('30000326,WF-1LM,10000004,20000047,-0.0019', '30000326,WF-1LM,10000004,20000047,abc')),
+        editFile(path.join(d, 'sde/mapSolarSystems.csv'), (t) =>
+          t.replace('30000326,WF-1LM,10000004,20000047,-0.0019', '30000326,WF-1LM,10000004,20000047,abc'),
+        ),
       );
       await expectNothingWritten(dir, /sde\/mapSolarSystems\.csv line 4: security must be a number, got "abc"$/);
     });

@@ -45,11 +45,17 @@ describe('secrets at rest and in logs', () => {
     t = await startTestServer();
     // Everything through the HTTP API, so every secret passes through request handling and logging.
     const owner = await json('PUT', '/api/admin/characters', ADMIN_TOKEN, {
-      eve_id: '2100000001', name: 'Owner', corporation_id: '98000001', corporation_ticker: 'CORP',
+      eve_id: '2100000001',
+      name: 'Owner',
+      corporation_id: '98000001',
+      corporation_ticker: 'CORP',
     });
     expect(owner.status).toBe(200);
     const scout = await json('PUT', '/api/admin/characters', ADMIN_TOKEN, {
-      eve_id: '2100000002', name: 'Scout', corporation_id: '98000001', corporation_ticker: 'CORP',
+      eve_id: '2100000002',
+      name: 'Scout',
+      corporation_id: '98000001',
+      corporation_ticker: 'CORP',
     });
     expect(scout.status).toBe(200);
     const created = await json('POST', '/api/admin/maps', ADMIN_TOKEN, { slug: 'secret-map', name: 'Secret', owner_eve_id: '2100000001' });

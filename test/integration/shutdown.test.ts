@@ -12,14 +12,24 @@ import { startTestServer } from '../support/app.js';
 import { makeMap } from '../support/factories.js';
 import { TEST_DATABASE_URL, uniqueName } from '../support/db.js';
 
-function slowPost(url: string, token: string, body: string): { started: Promise<void>; finish: () => void; response: Promise<{ status: number; body: string }> } {
+function slowPost(
+  url: string,
+  token: string,
+  body: string,
+): { started: Promise<void>; finish: () => void; response: Promise<{ status: number; body: string }> } {
   const u = new URL(url);
   let finish!: () => void;
   let started!: () => void;
   const startedP = new Promise<void>((r) => (started = r));
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = http.request(
-      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${token}` } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${token}` },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));

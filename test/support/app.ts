@@ -128,4 +128,3 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
 
 /** A fixed key for tests (never used outside them). */
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
-

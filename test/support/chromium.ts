@@ -30,9 +30,7 @@ function run(command: string, args: string[]): Promise<void> {
       timeout: 15 * 60_000,
     });
     child.once('error', (err) => reject(new Error(`could not run ${command}: ${err.message}`)));
-    child.once('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal}`)),
-    );
+    child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal}`))));
   });
 }
 

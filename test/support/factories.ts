@@ -51,7 +51,12 @@ export async function makeMap(p: Platform, overrides: { slug?: string; name?: st
   return { map: created.map, key: created.api_key.api_key, ownerEveId: owner.eve_id };
 }
 
-export async function makeSystem(p: Platform, mapId: string, solarSystemId: number, overrides: Parameters<Platform['mapContent']['addSystem']>[1] extends infer T ? Partial<T> : never = {}) {
+export async function makeSystem(
+  p: Platform,
+  mapId: string,
+  solarSystemId: number,
+  overrides: Parameters<Platform['mapContent']['addSystem']>[1] extends infer T ? Partial<T> : never = {},
+) {
   return p.mapContent.addSystem(mapId, { solarSystemId, ...overrides });
 }
 

@@ -34,29 +34,80 @@ export const MICRO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 export const SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
 export const SYSTEM_KEYS = [
-  'id', 'name', 'status', 'tag', 'visible', 'description', 'labels', 'inserted_at', 'updated_at', 'locked',
-  'solar_system_id', 'map_id', 'custom_name', 'position_x', 'position_y',
+  'id',
+  'name',
+  'status',
+  'tag',
+  'visible',
+  'description',
+  'labels',
+  'inserted_at',
+  'updated_at',
+  'locked',
+  'solar_system_id',
+  'map_id',
+  'custom_name',
+  'position_x',
+  'position_y',
 ].sort();
 
 export const CONNECTION_KEYS = [
-  'id', 'type', 'mass_status', 'ship_size_type', 'time_status', 'map_id', 'inserted_at', 'updated_at',
-  'solar_system_source', 'solar_system_target', 'wormhole_type',
+  'id',
+  'type',
+  'mass_status',
+  'ship_size_type',
+  'time_status',
+  'map_id',
+  'inserted_at',
+  'updated_at',
+  'solar_system_source',
+  'solar_system_target',
+  'wormhole_type',
 ].sort();
 
 export const SIGNATURE_KEYS = [
-  'id', 'solar_system_id', 'signature_id', 'name', 'kind', 'group', 'type', 'description', 'character_eve_id',
-  'linked_system_id', 'inserted_at', 'updated_at',
+  'id',
+  'solar_system_id',
+  'signature_id',
+  'name',
+  'kind',
+  'group',
+  'type',
+  'description',
+  'character_eve_id',
+  'linked_system_id',
+  'inserted_at',
+  'updated_at',
 ].sort();
 
 export const STRUCTURE_KEYS = [
-  'id', 'system_id', 'solar_system_id', 'solar_system_name', 'structure_type_id', 'structure_type', 'character_eve_id',
-  'name', 'notes', 'owner_name', 'owner_ticker', 'owner_id', 'status', 'end_time', 'inserted_at', 'updated_at',
+  'id',
+  'system_id',
+  'solar_system_id',
+  'solar_system_name',
+  'structure_type_id',
+  'structure_type',
+  'character_eve_id',
+  'name',
+  'notes',
+  'owner_name',
+  'owner_ticker',
+  'owner_id',
+  'status',
+  'end_time',
+  'inserted_at',
+  'updated_at',
 ].sort();
 
 export function editClient(t: TestServer, key: string, map: string) {
   const sql = async <T>(query: string, params: unknown[] = []) => t.platform.orm.em.fork().getConnection().execute<T[]>(query, params);
 
-  async function send<T = Json>(method: string, path: string, body?: unknown, opts: { token?: string; map?: string; raw?: string } = {}): Promise<ApiResult<T>> {
+  async function send<T = Json>(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: { token?: string; map?: string; raw?: string } = {},
+  ): Promise<ApiResult<T>> {
     const init: RequestInit & { token?: string } = { method, token: opts.token ?? key };
     if (opts.raw !== undefined) init.body = opts.raw;
     else if (body !== undefined) init.body = JSON.stringify(body);

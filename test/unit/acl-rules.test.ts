@@ -31,7 +31,9 @@ describe('ACL member rules', () => {
   });
 
   it('refuses an unknown role with the list of known ones', () => {
-    expect(detailsOf(() => checkRole('owner', 'character'))).toEqual([{ field: 'member.role', message: 'must be one of admin, manager, member, viewer, blocked' }]);
+    expect(detailsOf(() => checkRole('owner', 'character'))).toEqual([
+      { field: 'member.role', message: 'must be one of admin, manager, member, viewer, blocked' },
+    ]);
   });
 
   it('takes exactly one external id for a new member', () => {

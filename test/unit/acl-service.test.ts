@@ -34,7 +34,11 @@ function world() {
   const members: (MemberRow & { acl_id: string })[] = [];
   const events: OutboxEvent[] = [];
   const characters: StoredCharacter[] = [
-    { id: 'c1', user_id: null, character: { eve_id: '2117000001', name: 'Ava Scout', corporation_id: '98000001', corporation_ticker: 'MAPIN', alliance_id: null, alliance_ticker: null } },
+    {
+      id: 'c1',
+      user_id: null,
+      character: { eve_id: '2117000001', name: 'Ava Scout', corporation_id: '98000001', corporation_ticker: 'MAPIN', alliance_id: null, alliance_ticker: null },
+    },
   ];
   let seq = 0;
   const now = '2026-11-23T10:00:00.000000Z';
@@ -42,7 +46,15 @@ function world() {
     acls: {
       insert: async (_db, a) => {
         const id = `acl-${++seq}`;
-        acls.set(id, { id, name: a.name, description: a.description, owner_id: a.ownerId, api_key_encrypted: a.keyEncrypted, inserted_at: now, updated_at: now });
+        acls.set(id, {
+          id,
+          name: a.name,
+          description: a.description,
+          owner_id: a.ownerId,
+          api_key_encrypted: a.keyEncrypted,
+          inserted_at: now,
+          updated_at: now,
+        });
         return id;
       },
       byId: async (_db, id) => acls.get(id),
@@ -51,7 +63,11 @@ function world() {
         acls.set(id, { ...a, ...(f.name !== undefined ? { name: f.name } : {}), ...(f.description !== undefined ? { description: f.description } : {}) });
       },
       linkMap: async (_db, mapId, aclId) => void links.push([mapId, aclId]),
-      mapsOf: async (_db, aclId) => links.filter(([, a]) => a === aclId).map(([m]) => m).sort(),
+      mapsOf: async (_db, aclId) =>
+        links
+          .filter(([, a]) => a === aclId)
+          .map(([m]) => m)
+          .sort(),
     } as AclRepository,
     members: {
       list: async (_db, aclId) => members.filter((m) => m.acl_id === aclId),
@@ -78,14 +94,18 @@ function world() {
         m.role = role;
         return m;
       },
-      remove: async (_db, id) => void members.splice(members.findIndex((m) => m.id === id), 1),
+      remove: async (_db, id) =>
+        void members.splice(
+          members.findIndex((m) => m.id === id),
+          1,
+        ),
     } as AclMemberRepository,
     characters: {
       byEveId: async (_db, eveId) => characters.find((c) => c.character.eve_id === eveId),
       labelFor: async (_db, type, eveId) =>
-        characters.find((c) => (type === 'character' ? c.character.eve_id : type === 'corporation' ? c.character.corporation_id : c.character.alliance_id) === eveId)?.[
-          'character'
-        ][type === 'character' ? 'name' : type === 'corporation' ? 'corporation_ticker' : 'alliance_ticker'] ?? undefined,
+        characters.find(
+          (c) => (type === 'character' ? c.character.eve_id : type === 'corporation' ? c.character.corporation_id : c.character.alliance_id) === eveId,
+        )?.['character'][type === 'character' ? 'name' : type === 'corporation' ? 'corporation_ticker' : 'alliance_ticker'] ?? undefined,
     } as CharacterRepository,
   };
   const service = new AclService(fakeDb, box, { append: async (_em, evs) => void events.push(...evs) }, repos);
@@ -150,7 +170,14 @@ describe('AclService (in-memory fakes)', () => {
       ['map-a', 'acl_member_added'],
       ['map-b', 'acl_member_added'],
     ]);
-    expect(events[0]!.payload).toEqual({ acl_id: acl.id, member_id: corp.id, member_name: 'MAPIN', member_type: 'corporation', eve_id: '98000001', role: 'member' });
+    expect(events[0]!.payload).toEqual({
+      acl_id: acl.id,
+      member_id: corp.id,
+      member_name: 'MAPIN',
+      member_type: 'corporation',
+      eve_id: '98000001',
+      role: 'member',
+    });
   });
 
   it('applies the role rules on update and emits the change; a removed member is gone and emits its removal', async () => {

@@ -256,9 +256,15 @@ describe('loadConfig', () => {
   });
 
   it('refuses a SERVICE_ADMIN_TOKEN with characters a bearer token cannot carry, naming the allowed ones', () => {
-    const message =
-      'SERVICE_ADMIN_TOKEN may contain only letters, digits and - . _ ~ + / = (at most 256 characters): openssl rand -hex 32';
-    for (const token of ['admin:token:0123456789', 'admin!token!0123456789', 'admin token 0123456789', 'admin,token;0123456789', 'tökenwithumlaut0123', 'a'.repeat(257)]) {
+    const message = 'SERVICE_ADMIN_TOKEN may contain only letters, digits and - . _ ~ + / = (at most 256 characters): openssl rand -hex 32';
+    for (const token of [
+      'admin:token:0123456789',
+      'admin!token!0123456789',
+      'admin token 0123456789',
+      'admin,token;0123456789',
+      'tökenwithumlaut0123',
+      'a'.repeat(257),
+    ]) {
       expect(problemsOf({ SERVICE_ADMIN_TOKEN: token }), token).toEqual([message]);
     }
     for (const token of ['adm_' + 'A-z0_'.repeat(8), 'a'.repeat(16), 'a'.repeat(256), 'base64+/token=value==', 'dotted.tilde~token-1']) {
@@ -285,7 +291,10 @@ describe('loadConfig', () => {
     const e = error as ConfigError;
     expect(e.problems).toHaveLength(6);
     for (const name of Object.keys(env)) {
-      expect(e.problems.filter((p) => p.startsWith(`${name} `)), name).toHaveLength(1);
+      expect(
+        e.problems.filter((p) => p.startsWith(`${name} `)),
+        name,
+      ).toHaveLength(1);
       expect(e.message).toContain(`  - ${name} `);
     }
     expect(e.message.split('\n')[0]).toBe('invalid configuration:');

@@ -74,8 +74,18 @@ describe('signature batches', () => {
 
   it('reports only the fields that change, and the systems the batch links to once each', () => {
     const row = { name: 'Old', kind: 'Cosmic Signature', group: 'Wormhole', type: null, description: null, linked_system_id: null };
-    expect(changedSignatureFields(sig('ABC-123', { name: 'Old', type: 'K162', linked_system_id: 31000005 }), row)).toEqual({ type: 'K162', linked_system_id: 31000005 });
-    expect(linkedSystems([sig('A', { linked_system_id: 5 }), sig('B', { linked_system_id: 5 }), sig('C', { linked_system_id: null }), sig('D', { linked_system_id: 6 })])).toEqual([5, 6]);
+    expect(changedSignatureFields(sig('ABC-123', { name: 'Old', type: 'K162', linked_system_id: 31000005 }), row)).toEqual({
+      type: 'K162',
+      linked_system_id: 31000005,
+    });
+    expect(
+      linkedSystems([
+        sig('A', { linked_system_id: 5 }),
+        sig('B', { linked_system_id: 5 }),
+        sig('C', { linked_system_id: null }),
+        sig('D', { linked_system_id: 6 }),
+      ]),
+    ).toEqual([5, 6]);
   });
 
   it('answers 404 signature_not_found for a path id that cannot be one', () => {
@@ -93,13 +103,21 @@ describe('kill imports', () => {
   });
 
   it('keeps the first of each killmail id, in input order', () => {
-    expect(uniqueKills([{ killmailId: 3, n: 1 }, { killmailId: 1, n: 2 }, { killmailId: 3, n: 3 }]).map((k) => k.n)).toEqual([1, 2]);
+    expect(
+      uniqueKills([
+        { killmailId: 3, n: 1 },
+        { killmailId: 1, n: 2 },
+        { killmailId: 3, n: 3 },
+      ]).map((k) => k.n),
+    ).toEqual([1, 2]);
   });
 });
 
 describe('activity increments', () => {
   it('defaults omitted counters to 0 and refuses an increment of nothing', () => {
     expect(incrementOf({ passages: 2 })).toEqual({ passages: 2, connections: 0, signatures: 0 });
-    expect(failure(() => incrementOf({ passages: 0 })).details).toEqual([{ field: 'body', message: 'at least one of passages, connections, signatures must be positive' }]);
+    expect(failure(() => incrementOf({ passages: 0 })).details).toEqual([
+      { field: 'body', message: 'at least one of passages, connections, signatures must be positive' },
+    ]);
   });
 });

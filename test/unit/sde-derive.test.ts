@@ -343,9 +343,7 @@ describe('deriveSolarSystems', () => {
   it('rejects an unknown constellation, region or class, naming file and line', () => {
     const orphan = { ...JITA, constellationId: 20999999, line: 42 };
     expect(() => deriveSolarSystems(input([orphan]))).toThrow(StaticDataError);
-    expect(() => deriveSolarSystems(input([orphan]))).toThrow(
-      'sde/mapSolarSystems.csv line 42: solar system 30000142: unknown constellationID 20999999',
-    );
+    expect(() => deriveSolarSystems(input([orphan]))).toThrow('sde/mapSolarSystems.csv line 42: solar system 30000142: unknown constellationID 20999999');
     expect(() => deriveSolarSystems(input([{ ...JITA, regionId: 10999999 }]))).toThrow(/line 2: .*unknown regionID 10999999/);
     const noClasses = input([JITA], { wormholeClasses: CLASSES.filter((c) => c.wormholeClassId !== 7) });
     expect(() => deriveSolarSystems(noClasses)).toThrow(/wormhole class 7 is not in wormholeClasses\.json/);

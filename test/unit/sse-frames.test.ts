@@ -19,7 +19,9 @@ describe('SSE frames (decisions §6)', () => {
       `event: connected\ndata: {"map_id":"${envelope.map_id}","server_time":"2026-11-23T10:00:01.000Z","last_event_id":null}\n\n`,
     );
     expect(KEEPALIVE_FRAME).toBe(': keepalive\n\n');
-    expect(resetFrame('retention', '01JD0000000000000000000001')).toBe('event: reset\ndata: {"reason":"retention","earliest_event_id":"01JD0000000000000000000001"}\n\n');
+    expect(resetFrame('retention', '01JD0000000000000000000001')).toBe(
+      'event: reset\ndata: {"reason":"retention","earliest_event_id":"01JD0000000000000000000001"}\n\n',
+    );
   });
 
   it('writes an event as id + data only, so EventSource.onmessage gets it', () => {

@@ -29,15 +29,23 @@ describe('validationDetails (tsoa field errors → details)', () => {
   });
 
   it('reports the constraint of the alternative whose type matched, through nested unions', () => {
-    const names = union([{ 'body.status': { message: "should be one of the following; ['clear']" } }, { 'body.status': { message: "should be one of the following; ['home']" } }]);
-    expect(validationDetails({ 'body.status': union([{ 'body.status': { message: 'max 6' } }, { 'body.status': names }]) })).toEqual([{ field: 'status', message: 'max 6' }]);
-    expect(
-      validationDetails({ 'body.status': union([{ 'body.status': { message: 'invalid integer number' } }, { 'body.status': names }]) }),
-    ).toEqual([{ field: 'status', message: "must be an integer or one of 'clear', 'home'" }]);
+    const names = union([
+      { 'body.status': { message: "should be one of the following; ['clear']" } },
+      { 'body.status': { message: "should be one of the following; ['home']" } },
+    ]);
+    expect(validationDetails({ 'body.status': union([{ 'body.status': { message: 'max 6' } }, { 'body.status': names }]) })).toEqual([
+      { field: 'status', message: 'max 6' },
+    ]);
+    expect(validationDetails({ 'body.status': union([{ 'body.status': { message: 'invalid integer number' } }, { 'body.status': names }]) })).toEqual([
+      { field: 'status', message: "must be an integer or one of 'clear', 'home'" },
+    ]);
   });
 
   it('picks the object alternative the body came closest to: fewest unknown fields, then fewest problems', () => {
-    const single = { 'body.systems': { message: '"systems" is an excess property and therefore is not allowed' }, 'body.solar_system_id': { message: "'solar_system_id' is required" } };
+    const single = {
+      'body.systems': { message: '"systems" is an excess property and therefore is not allowed' },
+      'body.solar_system_id': { message: "'solar_system_id' is required" },
+    };
     const batch = { 'body.systems.$0.status': { message: 'max 6' }, 'body.systems.$1.status': { message: 'max 6' } };
     expect(validationDetails({ body: union([single, batch]) })).toEqual([
       { field: 'systems[0].status', message: 'max 6' },
@@ -45,7 +53,9 @@ describe('validationDetails (tsoa field errors → details)', () => {
     ]);
     const arrayAlt = { body: { message: 'invalid array' } };
     const objectAlt = { 'body.foo': { message: '"foo" is an excess property and therefore is not allowed' } };
-    expect(validationDetails({ body: union([arrayAlt, objectAlt]) })).toEqual([{ field: 'foo', message: '"foo" is an excess property and therefore is not allowed' }]);
+    expect(validationDetails({ body: union([arrayAlt, objectAlt]) })).toEqual([
+      { field: 'foo', message: '"foo" is an excess property and therefore is not allowed' },
+    ]);
   });
 
   it('survives an unparsable union message', () => {

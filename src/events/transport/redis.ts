@@ -62,8 +62,18 @@ export class RedisEventPublisher implements EventPublisher {
       lastMs = streamMs;
       lastSeq = seq;
       const json = JSON.stringify(e);
-      multi.xAdd(key, `${streamMs}-${seq}`, { id: e.id, type: e.type, envelope: json }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: this.maxPerMap } });
-      multi.xAdd(this.keys.all(), '*', { id: e.id, map_id: mapId, type: e.type, envelope: json }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: this.maxPerMap * 10 } });
+      multi.xAdd(
+        key,
+        `${streamMs}-${seq}`,
+        { id: e.id, type: e.type, envelope: json },
+        { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: this.maxPerMap } },
+      );
+      multi.xAdd(
+        this.keys.all(),
+        '*',
+        { id: e.id, map_id: mapId, type: e.type, envelope: json },
+        { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: this.maxPerMap * 10 } },
+      );
       added++;
     }
     if (added) {
@@ -175,8 +185,7 @@ export class RedisEventTail implements EventTail {
           failed = false;
         }
         const reply = (await this.redis.xRead({ key: this.keys.all(), id: this.position }, { BLOCK: this.opts.blockMs ?? 1000, COUNT: count })) as unknown as
-          | { name: string; messages: StreamEntry[] }[]
-          | null;
+          { name: string; messages: StreamEntry[] }[] | null;
         const entries = reply?.[0]?.messages ?? [];
         behind = entries.length === count;
         for (const entry of entries) {

@@ -21,9 +21,7 @@ import type { CharacterActivityDayDto, CharacterActivityRequest } from './activi
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class ActivityController extends Controller {
-  constructor(
-    private readonly activity: ActivityService,
-  ) {
+  constructor(private readonly activity: ActivityService) {
     super();
   }
 
@@ -36,7 +34,10 @@ export class ActivityController extends Controller {
    */
   @Post('character-activity')
   @Tags('Map editing')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or unknown character (`character_not_found`)', { error: 'Character not found', code: 'character_not_found' })
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or unknown character (`character_not_found`)', {
+    error: 'Character not found',
+    code: 'character_not_found',
+  })
   public async recordActivity(
     @Request() req: ExRequest,
     @Path() map_id: string,

@@ -43,9 +43,7 @@ export class ActivityRepository {
          passages = ${capped('passages')}, connections = ${capped('connections')}, signatures = ${capped('signatures')},
          last_activity_at = greatest(character_activity.last_activity_at, excluded.last_activity_at)
        returning to_char(day, 'YYYY-MM-DD') as day, passages, connections, signatures, ${tsSeconds('last_activity_at')} as timestamp`,
-      at
-        ? [mapId, characterId, at, inc.passages, inc.connections, inc.signatures, at]
-        : [mapId, characterId, inc.passages, inc.connections, inc.signatures],
+      at ? [mapId, characterId, at, inc.passages, inc.connections, inc.signatures, at] : [mapId, characterId, inc.passages, inc.connections, inc.signatures],
     ))!;
   }
 

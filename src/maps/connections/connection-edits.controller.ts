@@ -21,9 +21,7 @@ import type { AddConnectionRequest, ConnectionDto, UpdateConnectionRequest } fro
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class ConnectionEditsController extends Controller {
-  constructor(
-    private readonly connections: ConnectionsService,
-  ) {
+  constructor(private readonly connections: ConnectionsService) {
     super();
   }
 
@@ -57,7 +55,10 @@ export class ConnectionEditsController extends Controller {
    */
   @Patch('connections/{id}')
   @Tags('Map editing')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or connection not found (`connection_not_found`)', { error: 'Connection not found', code: 'connection_not_found' })
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or connection not found (`connection_not_found`)', {
+    error: 'Connection not found',
+    code: 'connection_not_found',
+  })
   public async updateConnection(
     @Request() req: ExRequest,
     @Path() map_id: string,
@@ -77,7 +78,10 @@ export class ConnectionEditsController extends Controller {
   @Delete('connections/{id}')
   @Tags('Map editing')
   @SuccessResponse(204, 'Deleted')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or connection not found (`connection_not_found`)', { error: 'Connection not found', code: 'connection_not_found' })
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or connection not found (`connection_not_found`)', {
+    error: 'Connection not found',
+    code: 'connection_not_found',
+  })
   @Response<ErrorResponse>(409, 'Connection is locked', { error: 'Connection is locked; unlock it before deleting it', code: 'connection_locked' })
   public async deleteConnection(@Request() req: ExRequest, @Path() map_id: string, @Path() id: string): Promise<void> {
     await this.connections.remove(principalOf(req, 'map_key'), map_id, id);

@@ -17,9 +17,7 @@ import type { ConnectionDto } from './connections.dto.js';
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class ConnectionsController extends Controller {
-  constructor(
-    private readonly connections: ConnectionsService,
-  ) {
+  constructor(private readonly connections: ConnectionsService) {
     super();
   }
 

@@ -21,9 +21,7 @@ import type { KillImportResultDto, KillInput, KillInputList, KillsBatchRequest }
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class KillsController extends Controller {
-  constructor(
-    private readonly kills: KillsService,
-  ) {
+  constructor(private readonly kills: KillsService) {
     super();
   }
 

@@ -31,7 +31,10 @@ export class KillsService {
     const map = await this.access.resolve(principal, ref);
     const { kills, fieldPrefix } = killsOfBody(body);
     return this.db.transaction(async (tx) => {
-      const known = await this.solarSystems.byIds(tx, kills.map((k) => k.solar_system_id));
+      const known = await this.solarSystems.byIds(
+        tx,
+        kills.map((k) => k.solar_system_id),
+      );
       const unknown = kills.flatMap((k, i) =>
         known.has(k.solar_system_id) ? [] : [{ field: `${fieldPrefix(i)}solar_system_id`, message: `${k.solar_system_id} is not a known solar system` }],
       );

@@ -2,7 +2,13 @@ import { Controller, Get, Query, Request, Response, Route, Security, Tags } from
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../api/deps.js';
 import type { ErrorResponse } from '../../api/error.dto.js';
-import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_IDENTIFIER_REQUIRED_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
+import {
+  DEPENDENCY_UNAVAILABLE_EXAMPLE,
+  MAP_IDENTIFIER_REQUIRED_EXAMPLE,
+  MAP_NOT_FOUND_EXAMPLE,
+  RATE_LIMITED_EXAMPLE,
+  UNAUTHORIZED_EXAMPLE,
+} from '../../api/error-examples.js';
 import type { SystemsService } from '../systems/systems.service.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
 import type { TrackingService } from '../tracking/tracking.service.js';
@@ -68,12 +74,7 @@ export class MapReadController extends Controller {
    */
   @Get('system')
   @Response<ErrorResponse>(404, 'Unknown map, or the system is not on the map', { error: 'System not found', code: 'system_not_found' })
-  public async getSystem(
-    @Request() req: ExRequest,
-    @Query() id: number,
-    @Query() map_id?: string,
-    @Query() slug?: string,
-  ): Promise<DataResponse<SystemDto>> {
+  public async getSystem(@Request() req: ExRequest, @Query() id: number, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<SystemDto>> {
     return { data: await this.systems.get(principalOf(req, 'map_key'), { map_id, slug }, id) };
   }
 

@@ -21,9 +21,7 @@ import type { SignaturesUpdatedDto, UpsertSignaturesRequest } from './signatures
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class SignatureEditsController extends Controller {
-  constructor(
-    private readonly signatures: SignaturesService,
-  ) {
+  constructor(private readonly signatures: SignaturesService) {
     super();
   }
 
@@ -46,7 +44,10 @@ export class SignatureEditsController extends Controller {
    */
   @Put('systems/{solar_system_id}/signatures')
   @Tags('Map editing')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or the system (or a `linked_system_id`) not on the map (`system_not_found`)', { error: 'System not found', code: 'system_not_found' })
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or the system (or a `linked_system_id`) not on the map (`system_not_found`)', {
+    error: 'System not found',
+    code: 'system_not_found',
+  })
   public async upsertSignatures(
     @Request() req: ExRequest,
     @Path() map_id: string,
@@ -69,8 +70,16 @@ export class SignatureEditsController extends Controller {
   @Delete('systems/{solar_system_id}/signatures/{signature_id}')
   @Tags('Map editing')
   @SuccessResponse(204, 'Deleted')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), system not on the map (`system_not_found`) or signature not found (`signature_not_found`)', { error: 'Signature not found', code: 'signature_not_found' })
-  public async deleteSignature(@Request() req: ExRequest, @Path() map_id: string, @Path() solar_system_id: number, @Path() signature_id: string): Promise<void> {
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), system not on the map (`system_not_found`) or signature not found (`signature_not_found`)', {
+    error: 'Signature not found',
+    code: 'signature_not_found',
+  })
+  public async deleteSignature(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Path() solar_system_id: number,
+    @Path() signature_id: string,
+  ): Promise<void> {
     await this.signatures.remove(principalOf(req, 'map_key'), map_id, solar_system_id, signature_id);
     this.setStatus(204);
   }

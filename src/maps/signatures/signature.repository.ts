@@ -8,12 +8,22 @@ const DTO_COLUMNS = `sg.id, sg.solar_system_id, sg.eve_id as signature_id, sg.na
   sg.description, sg.character_eve_id, sg.linked_system_id, ${tsMicro('sg.inserted_at')} as inserted_at, ${tsMicro('sg.updated_at')} as updated_at`;
 
 /** A map_signatures row as the batch compares it (API field names). */
-export type SignatureRow = Pick<SignatureDto, 'id' | 'signature_id' | 'name' | 'kind' | 'group' | 'type' | 'description' | 'linked_system_id' | 'character_eve_id'>;
+export type SignatureRow = Pick<
+  SignatureDto,
+  'id' | 'signature_id' | 'name' | 'kind' | 'group' | 'type' | 'description' | 'linked_system_id' | 'character_eve_id'
+>;
 
 const ROW_COLUMNS = `id, eve_id as signature_id, name, kind, group_name as "group", type, description, linked_system_id, character_eve_id`;
 
 /** Column of each signature field. */
-const COLUMN: Record<SignatureField, string> = { name: 'name', kind: 'kind', group: 'group_name', type: 'type', description: 'description', linked_system_id: 'linked_system_id' };
+const COLUMN: Record<SignatureField, string> = {
+  name: 'name',
+  kind: 'kind',
+  group: 'group_name',
+  type: 'type',
+  description: 'description',
+  linked_system_id: 'linked_system_id',
+};
 
 /** The map_signatures table: its one writer and its reads. */
 export class SignatureRepository {

@@ -17,9 +17,7 @@ import type { SignatureDto } from './signatures.dto.js';
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class SignaturesController extends Controller {
-  constructor(
-    private readonly signatures: SignaturesService,
-  ) {
+  constructor(private readonly signatures: SignaturesService) {
     super();
   }
 

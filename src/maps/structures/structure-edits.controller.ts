@@ -21,9 +21,7 @@ import type { CreateStructureRequest, StructureTimerDto, UpdateStructureRequest 
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class StructureEditsController extends Controller {
-  constructor(
-    private readonly structures: StructuresService,
-  ) {
+  constructor(private readonly structures: StructuresService) {
     super();
   }
 
@@ -36,7 +34,10 @@ export class StructureEditsController extends Controller {
   @Post('structures')
   @Tags('Map editing')
   @SuccessResponse(201, 'Created')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or system not on the map (`system_not_found`)', { error: 'System not found', code: 'system_not_found' })
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or system not on the map (`system_not_found`)', {
+    error: 'System not found',
+    code: 'system_not_found',
+  })
   public async addStructure(@Request() req: ExRequest, @Path() map_id: string, @Body() body: CreateStructureRequest): Promise<DataResponse<StructureTimerDto>> {
     const structure = await this.structures.create(principalOf(req, 'map_key'), map_id, body);
     this.setStatus(201);
@@ -51,7 +52,11 @@ export class StructureEditsController extends Controller {
    */
   @Put('structures/{id}')
   @Tags('Map editing')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), structure not found (`structure_not_found`) or new system not on the map (`system_not_found`)', { error: 'Structure not found', code: 'structure_not_found' })
+  @Response<ErrorResponse>(
+    404,
+    'Unknown map (`map_not_found`), structure not found (`structure_not_found`) or new system not on the map (`system_not_found`)',
+    { error: 'Structure not found', code: 'structure_not_found' },
+  )
   public async updateStructure(
     @Request() req: ExRequest,
     @Path() map_id: string,
@@ -70,7 +75,10 @@ export class StructureEditsController extends Controller {
   @Delete('structures/{id}')
   @Tags('Map editing')
   @SuccessResponse(204, 'Deleted')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or structure not found (`structure_not_found`)', { error: 'Structure not found', code: 'structure_not_found' })
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or structure not found (`structure_not_found`)', {
+    error: 'Structure not found',
+    code: 'structure_not_found',
+  })
   public async deleteStructure(@Request() req: ExRequest, @Path() map_id: string, @Path() id: string): Promise<void> {
     await this.structures.remove(principalOf(req, 'map_key'), map_id, id);
     this.setStatus(204);

@@ -7,7 +7,17 @@ const DTO_COLUMNS = `st.id, st.system_id, st.solar_system_id, st.solar_system_na
   ${tsMicro('st.end_time')} as end_time, ${tsMicro('st.inserted_at')} as inserted_at, ${tsMicro('st.updated_at')} as updated_at`;
 
 /** Structure fields a write sets directly (API name = column). */
-export const STRUCTURE_PLAIN_FIELDS = ['structure_type_id', 'structure_type', 'name', 'status', 'end_time', 'notes', 'owner_name', 'owner_ticker', 'owner_id'] as const;
+export const STRUCTURE_PLAIN_FIELDS = [
+  'structure_type_id',
+  'structure_type',
+  'name',
+  'status',
+  'end_time',
+  'notes',
+  'owner_name',
+  'owner_ticker',
+  'owner_id',
+] as const;
 export type StructurePlainField = (typeof STRUCTURE_PLAIN_FIELDS)[number];
 
 /** The map system a structure stands in. */

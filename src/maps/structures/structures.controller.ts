@@ -17,9 +17,7 @@ import type { StructureTimerDto } from './structures.dto.js';
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class StructuresController extends Controller {
-  constructor(
-    private readonly structures: StructuresService,
-  ) {
+  constructor(private readonly structures: StructuresService) {
     super();
   }
 

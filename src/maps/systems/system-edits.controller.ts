@@ -21,9 +21,7 @@ import type { AddSystemRequest, AddSystemsRequest, SystemDto, UpdateSystemReques
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class SystemEditsController extends Controller {
-  constructor(
-    private readonly systems: SystemsService,
-  ) {
+  constructor(private readonly systems: SystemsService) {
     super();
   }
 
@@ -73,7 +71,10 @@ export class SystemEditsController extends Controller {
    */
   @Patch('systems/{solar_system_id}')
   @Tags('Map editing')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or system not on the map (`system_not_found`)', { error: 'System not found', code: 'system_not_found' })
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or system not on the map (`system_not_found`)', {
+    error: 'System not found',
+    code: 'system_not_found',
+  })
   public async updateSystem(
     @Request() req: ExRequest,
     @Path() map_id: string,
@@ -97,7 +98,10 @@ export class SystemEditsController extends Controller {
   @Delete('systems/{solar_system_id}')
   @Tags('Map editing')
   @SuccessResponse(204, 'Deleted')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or system not on the map (`system_not_found`)', { error: 'System not found', code: 'system_not_found' })
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or system not on the map (`system_not_found`)', {
+    error: 'System not found',
+    code: 'system_not_found',
+  })
   @Response<ErrorResponse>(409, 'System is locked', { error: 'System is locked; unlock it before deleting it', code: 'system_locked' })
   public async deleteSystem(@Request() req: ExRequest, @Path() map_id: string, @Path() solar_system_id: number): Promise<void> {
     await this.systems.remove(principalOf(req, 'map_key'), map_id, solar_system_id);

@@ -17,7 +17,9 @@ export type SystemValues = Partial<Record<SystemField, unknown>>;
 /** The map_systems table: its one writer (editing API and seeding alike) and its reads. */
 export class SystemRepository {
   async list(db: Db, mapId: string, all: boolean): Promise<SystemDto[]> {
-    return db.all<SystemDto>(`select ${DTO_COLUMNS} from map_systems s where s.map_id = ? ${all ? '' : 'and s.visible'} order by s.name, s.solar_system_id`, [mapId]);
+    return db.all<SystemDto>(`select ${DTO_COLUMNS} from map_systems s where s.map_id = ? ${all ? '' : 'and s.visible'} order by s.name, s.solar_system_id`, [
+      mapId,
+    ]);
   }
 
   async dto(db: Db, mapId: string, solarSystemId: number): Promise<SystemDto | undefined> {
@@ -33,10 +35,10 @@ export class SystemRepository {
 
   /** Rows (visible or not) of the given solar systems on the map, by solar system id. */
   async rows(db: Db, mapId: string, solarSystemIds: readonly number[]): Promise<Map<number, SystemRow>> {
-    const rows = await db.all<SystemRow>(`select ${ROW_COLUMNS} from map_systems where map_id = ? and solar_system_id in (${placeholders(solarSystemIds.length)})`, [
-      mapId,
-      ...solarSystemIds,
-    ]);
+    const rows = await db.all<SystemRow>(
+      `select ${ROW_COLUMNS} from map_systems where map_id = ? and solar_system_id in (${placeholders(solarSystemIds.length)})`,
+      [mapId, ...solarSystemIds],
+    );
     return new Map(rows.map((r) => [r.solar_system_id, r]));
   }
 
@@ -56,9 +58,9 @@ export class SystemRepository {
 
   /** Solar system ids of the map's visible systems, ascending. */
   async visibleIds(db: Db, mapId: string): Promise<number[]> {
-    return (await db.all<{ solar_system_id: number }>('select solar_system_id from map_systems where map_id = ? and visible order by solar_system_id', [mapId])).map(
-      (r) => r.solar_system_id,
-    );
+    return (
+      await db.all<{ solar_system_id: number }>('select solar_system_id from map_systems where map_id = ? and visible order by solar_system_id', [mapId])
+    ).map((r) => r.solar_system_id);
   }
 
   /** Names of systems on the map (visible or not), for events; null for a system not on the map. */
@@ -103,9 +105,9 @@ export class SystemRepository {
     const fields = Object.keys(v) as SystemField[];
     const columns = [...(visible === undefined ? [] : ['visible']), ...fields];
     const values = [...(visible === undefined ? [] : [visible]), ...fields.map((f) => v[f])];
-    return (await db.one<SystemRow>(`update map_systems set ${columns.length ? `${setClause(columns)}, ` : ''}updated_at = now() where id = ? returning ${ROW_COLUMNS}`, [
-      ...values,
-      id,
-    ]))!;
+    return (await db.one<SystemRow>(
+      `update map_systems set ${columns.length ? `${setClause(columns)}, ` : ''}updated_at = now() where id = ? returning ${ROW_COLUMNS}`,
+      [...values, id],
+    ))!;
   }
 }

@@ -17,9 +17,7 @@ import type { SystemDto, SystemsAndConnectionsDto } from './systems.dto.js';
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class SystemsController extends Controller {
-  constructor(
-    private readonly systems: SystemsService,
-  ) {
+  constructor(private readonly systems: SystemsService) {
     super();
   }
 
@@ -47,7 +45,10 @@ export class SystemsController extends Controller {
    */
   @Get('systems/{solar_system_id}')
   @Tags('Map collections')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or system not on the map (`system_not_found`)', { error: 'System not found', code: 'system_not_found' })
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or system not on the map (`system_not_found`)', {
+    error: 'System not found',
+    code: 'system_not_found',
+  })
   public async getSystem(@Request() req: ExRequest, @Path() map_id: string, @Path() solar_system_id: number): Promise<DataResponse<SystemDto>> {
     return { data: await this.systems.get(principalOf(req, 'map_key'), map_id, solar_system_id) };
   }

@@ -21,9 +21,7 @@ import type { SetTrackedRequest } from './tracking.dto.js';
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class TrackingEditsController extends Controller {
-  constructor(
-    private readonly tracking: TrackingService,
-  ) {
+  constructor(private readonly tracking: TrackingService) {
     super();
   }
 
@@ -37,7 +35,10 @@ export class TrackingEditsController extends Controller {
    */
   @Put('tracked-characters/{eve_id}')
   @Tags('Map editing')
-  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or unknown character (`character_not_found`)', { error: 'Character not found', code: 'character_not_found' })
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or unknown character (`character_not_found`)', {
+    error: 'Character not found',
+    code: 'character_not_found',
+  })
   public async setTracked(
     @Request() req: ExRequest,
     @Path() map_id: string,

@@ -17,9 +17,7 @@ import type { UserCharactersDto } from './tracking.dto.js';
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
 export class TrackingController extends Controller {
-  constructor(
-    private readonly tracking: TrackingService,
-  ) {
+  constructor(private readonly tracking: TrackingService) {
     super();
   }
 
