@@ -234,6 +234,7 @@ program
           `  admin token:    ${core.secrets.adminToken ?? '(SERVICE_ADMIN_TOKEN not set: admin API disabled)'}`,
           `  API explorer:   ${base}/swaggerui`,
           `  try:            curl -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/map/systems?slug=${demo.slug}"`,
+          ...(cfg.sseEnabled ? [`  live events:    curl -N -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/maps/${demo.slug}/events/stream"`] : []),
           '',
         ].join('\n') + '\n',
       );

@@ -107,6 +107,23 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'boolean',
   },
   { name: 'SERVICE_SSE_ENABLED', meaning: 'Enables the event stream endpoint', default: 'false', unit: 'boolean' },
+  { name: 'STREAM_MAX_PER_MAP', meaning: 'Live stream connections allowed per map, across every stream process', default: '50', unit: 'connections' },
+  { name: 'STREAM_MAX_PER_KEY', meaning: 'Live stream connections allowed per API key, across every stream process', default: '10', unit: 'connections' },
+  { name: 'STREAM_MAX_PER_PROCESS', meaning: 'Live stream connections one process holds at most', default: '20000', unit: 'connections' },
+  { name: 'STREAM_KEEPALIVE_MS', meaning: 'A `: keepalive` comment goes to a stream after this long without a frame', default: '15000', unit: 'milliseconds' },
+  { name: 'STREAM_RETRY_MS', meaning: 'Reconnection delay sent to stream clients (`retry:`)', default: '3000', unit: 'milliseconds' },
+  {
+    name: 'STREAM_BACKFILL_MAX',
+    meaning: 'Events a resuming stream client may be behind; further behind it gets `event: reset`',
+    default: '10000',
+    unit: 'events',
+  },
+  {
+    name: 'STREAM_MAX_BUFFER_BYTES',
+    meaning: 'A stream client whose unsent bytes pass this is disconnected (it resumes with its last id)',
+    default: '1048576',
+    unit: 'bytes',
+  },
   { name: 'SERVICE_WEBHOOKS_ENABLED', meaning: 'Enables webhook management and delivery', default: 'false', unit: 'boolean' },
   {
     name: 'SERVICE_RATE_LIMIT_PER_MINUTE',
@@ -180,6 +197,13 @@ export interface Config {
   encryptionKey: string | undefined;
   characterApiDisabled: boolean;
   sseEnabled: boolean;
+  streamMaxPerMap: number;
+  streamMaxPerKey: number;
+  streamMaxPerProcess: number;
+  streamKeepaliveMs: number;
+  streamRetryMs: number;
+  streamBackfillMax: number;
+  streamMaxBufferBytes: number;
   webhooksEnabled: boolean;
   rateLimitPerMinute: number;
   trustedProxies: string[];
@@ -275,6 +299,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     encryptionKey,
     characterApiDisabled: bool('SERVICE_CHARACTER_API_DISABLED'),
     sseEnabled: bool('SERVICE_SSE_ENABLED'),
+    streamMaxPerMap: int('STREAM_MAX_PER_MAP', 1, 1_000_000),
+    streamMaxPerKey: int('STREAM_MAX_PER_KEY', 1, 1_000_000),
+    streamMaxPerProcess: int('STREAM_MAX_PER_PROCESS', 1, 10_000_000),
+    streamKeepaliveMs: int('STREAM_KEEPALIVE_MS', 100, 600_000),
+    streamRetryMs: int('STREAM_RETRY_MS', 0, 600_000),
+    streamBackfillMax: int('STREAM_BACKFILL_MAX', 1, 10_000_000),
+    streamMaxBufferBytes: int('STREAM_MAX_BUFFER_BYTES', 1024, 1024 * 1024 * 1024),
     webhooksEnabled: bool('SERVICE_WEBHOOKS_ENABLED'),
     rateLimitPerMinute: int('SERVICE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000),
     trustedProxies: raw('SERVICE_TRUSTED_PROXIES')

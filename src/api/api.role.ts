@@ -1,11 +1,9 @@
 import http from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { Core } from '../core/core.js';
 import { runReadiness } from '../core/readiness.js';
 import type { Role, RoleHandle } from '../roles/role.js';
 import { createApp } from '../app.js';
 import { databaseTimeouts } from '../db/pg-options.js';
-import { serverTimeouts } from '../server-timeouts.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';
 import { EventRelay } from '../events/relay.js';
 import { createApiServices, type ApiServices } from './services.js';
@@ -66,43 +64,23 @@ export const apiRole: Role<ApiHandle> = {
     const unhook = relay ? core.outbox.onCommit(() => relay.poke()) : undefined;
     relay?.start();
 
-    const server = http.createServer(serverTimeouts(config), createApp(deps));
-    server.keepAliveTimeout = 65_000;
-    server.on('clientError', answerClientError);
+    core.publicHttp.setFallback(createApp(deps));
+    let url: string;
     try {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(config.port, config.host, () => resolve());
-      });
+      url = await core.publicHttp.listen();
     } catch (err) {
       unhook?.();
       await relay?.stop();
       throw err;
     }
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
-    log.info({ url, swagger: `${url}/swaggerui` }, 'listening');
 
-    let closed: Promise<void> | undefined;
     const handle: ApiHandle = {
-      server,
+      server: core.publicHttp.httpServer!,
       url,
       services,
       relay,
       readiness: [],
-      stopAccepting() {
-        closed ??= (async () => {
-          log.info('shutting down: draining in-flight requests');
-          const done = new Promise<void>((resolve) => server.close(() => resolve()));
-          server.closeIdleConnections();
-          const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
-          timer.unref();
-          await done;
-          clearTimeout(timer);
-        })();
-        return closed;
-      },
+      stopAccepting: () => core.publicHttp.stopAccepting(),
       async stop() {
         await handle.stopAccepting();
         unhook?.();
@@ -112,27 +90,3 @@ export const apiRole: Role<ApiHandle> = {
     return handle;
   },
 };
-
-/**
- * Requests Node's HTTP parser rejects (request head over 16 KiB, malformed request line) never reach
- * express: answer them with the same JSON error shape instead of Node's bare status line.
- */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  // As Node's own handler: answer only when no in-flight response has started on this socket.
-  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  const [status, reason, code, message] =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'header_too_large', 'Request line or headers too large']
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'request_timeout', 'Request timeout']
-        : [400, 'Bad Request', 'bad_request', 'Malformed HTTP request'];
-  const body = JSON.stringify({ error: message, code });
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    () => socket.destroy(),
-  );
-}

@@ -8,6 +8,7 @@ import { loadSecrets, type Secrets } from './secrets.js';
 import { openDatabase, type Database } from './database.js';
 import { RedisConnections } from './redis.js';
 import type { ReadinessCheck } from './readiness.js';
+import { PublicHttp } from './public-http.js';
 
 /**
  * What every role of a process runs on, built once: config, log, metrics registry, database, Redis
@@ -23,6 +24,8 @@ export interface Core {
   secrets: Secrets;
   outbox: Outbox;
   events: EventLayer;
+  /** The public port, shared by the roles that answer on it (it listens when the first one asks). */
+  publicHttp: PublicHttp;
   /** The core's own readiness checks (database; Redis when configured). */
   readiness: ReadinessCheck[];
   close(): Promise<void>;
@@ -79,7 +82,8 @@ export async function buildCore(config: Config, opts: CoreOptions): Promise<Core
     closers.push(() => events.close());
     const readiness: ReadinessCheck[] = [{ name: 'database', check: () => db.ping() }];
     if (redis) readiness.push({ name: 'redis', check: () => redis.ping() });
-    return { config, log, metrics, db, redis, secrets, outbox, events, readiness, close: closeAll };
+    const publicHttp = new PublicHttp(config, log);
+    return { config, log, metrics, db, redis, secrets, outbox, events, publicHttp, readiness, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

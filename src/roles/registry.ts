@@ -1,12 +1,13 @@
 import type { Role } from './role.js';
 import { apiRole } from '../api/api.role.js';
 import { workerRole } from '../worker/worker.role.js';
+import { streamRole } from '../stream/stream.role.js';
 
 /** Every role this build has, in start order. */
-export const ROLES: readonly Role[] = [apiRole, workerRole];
+export const ROLES: readonly Role[] = [apiRole, streamRole, workerRole];
 
 /** Roles of the architecture that this build does not have yet. */
-const PLANNED = ['stream', 'operator'];
+const PLANNED = ['operator'];
 
 export class RoleSelectionError extends Error {}
 

@@ -38,7 +38,8 @@ export interface HubOptions {
   maxBufferedBytes: number;
   /** The tail may have missed events: the owner backfills the connection again from its last id. */
   onResync: (sink: StreamSink, lastId: string | null) => void;
-  onDelivered?: (count: number) => void;
+  /** Each live event written to a connection (for the delivery counter and latency). */
+  onDelivered?: (e: EventEnvelope) => void;
   onSlowConsumer?: () => void;
 }
 
@@ -138,7 +139,7 @@ export class StreamHub {
     m.lastId = e.id;
     if (!matchesFilter(m.sink.filter, e.type)) return;
     m.sink.write(frame);
-    this.opts.onDelivered?.(1);
+    this.opts.onDelivered?.(e);
     if (m.sink.bufferedBytes() > this.opts.maxBufferedBytes) {
       this.leave(m.sink);
       this.opts.onSlowConsumer?.();

@@ -41,18 +41,22 @@ describe('features switched off by the operator (spec 7)', () => {
   });
 });
 
-describe('features switched on in a build that does not serve them yet', () => {
+describe('features switched on', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ env: { SERVICE_SSE_ENABLED: 'true', SERVICE_WEBHOOKS_ENABLED: 'true' } });
   });
   afterAll(async () => t?.close());
 
-  it('answers 501 not_implemented instead of a misleading 404', async () => {
-    for (const path of ['/api/maps/demo/events/stream', '/api/maps/demo/webhooks']) {
-      const res = await t.fetch(path);
-      expect(res.status).toBe(501);
-      expect(((await res.json()) as { code: string }).code).toBe('not_implemented');
-    }
+  it('answers webhook management, not in this build, 501 not_implemented instead of a misleading 404', async () => {
+    const res = await t.fetch('/api/maps/demo/webhooks');
+    expect(res.status).toBe(501);
+    expect(((await res.json()) as { code: string }).code).toBe('not_implemented');
+  });
+
+  it('serves the event stream: without a key it is 401, no longer a placeholder', async () => {
+    const res = await t.fetch('/api/maps/demo/events/stream');
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: string }).code).toBe('unauthorized');
   });
 });

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.js';
 import { serve, type Serving } from '../../src/main.js';
 import { apiRole } from '../../src/api/api.role.js';
+import { streamRole } from '../../src/stream/stream.role.js';
 import type { Orm } from '../../src/db/orm.js';
 import type { ApiServices } from '../../src/api/services.js';
 import type { Redis } from '../../src/core/redis.js';
@@ -80,7 +81,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     },
   });
   const logger = createLogger('info', sink);
-  const server = await serve(config, { roles: [apiRole], logger });
+  const server = await serve(config, { roles: [apiRole, streamRole], logger });
   const api = server.api!;
   const url = api.url;
   const { core } = server;

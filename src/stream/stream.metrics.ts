@@ -1,0 +1,43 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+/** Metrics of the stream role, registered on the process's registry when the role starts. */
+export interface StreamMetrics {
+  clients: Gauge;
+  admissions: Counter<'result'>;
+  delivered: Counter;
+  backfilled: Counter;
+  resets: Counter<'reason'>;
+  slowConsumers: Counter;
+  latency: Histogram;
+}
+
+export function streamMetrics(registry: Registry): StreamMetrics {
+  return {
+    clients: new Gauge({ name: 'mapintel_stream_clients', help: 'Stream connections open in this process', registers: [registry] }),
+    admissions: new Counter({
+      name: 'mapintel_stream_admissions_total',
+      help: 'Stream connection attempts by result (admitted, map_stream_limit, key_stream_limit, server_stream_limit)',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    delivered: new Counter({ name: 'mapintel_stream_events_delivered_total', help: 'Live events written to stream connections', registers: [registry] }),
+    backfilled: new Counter({ name: 'mapintel_stream_events_backfilled_total', help: 'Events replayed to resuming stream connections', registers: [registry] }),
+    resets: new Counter({
+      name: 'mapintel_stream_resets_total',
+      help: 'Resets sent instead of a replay, by reason',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    slowConsumers: new Counter({
+      name: 'mapintel_stream_slow_consumer_disconnects_total',
+      help: 'Connections closed because their unsent bytes passed STREAM_MAX_BUFFER_BYTES',
+      registers: [registry],
+    }),
+    latency: new Histogram({
+      name: 'mapintel_stream_publish_to_write_seconds',
+      help: 'Time from an event being written in PostgreSQL to its frame being written to a stream connection',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+      registers: [registry],
+    }),
+  };
+}

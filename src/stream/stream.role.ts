@@ -1,0 +1,125 @@
+import type { Core } from '../core/core.js';
+import type { Role, RoleHandle } from '../roles/role.js';
+import { dbOf } from '../db/db.js';
+import { TokenService } from '../api/token.service.js';
+import { MapAccess } from '../maps/map-access.js';
+import { EventLogService } from '../events/events.service.js';
+import { retryFrame } from './sse-frames.js';
+import { StreamHub } from './stream-hub.js';
+import { MemoryStreamCaps, RedisStreamCaps, type StreamCaps } from './stream-caps.js';
+import { STREAM_PATH, StreamService, type OpenStream } from './stream.service.js';
+import { streamMetrics } from './stream.metrics.js';
+
+/** How often open streams are checked against revoked keys (a revocation closes them within ~5 s). */
+const REVOCATION_SWEEP_MS = 2_000;
+
+export interface StreamHandle extends RoleHandle {
+  service: StreamService;
+  hub: StreamHub;
+}
+
+/**
+ * The stream role: GET /api/maps/{map_id}/events/stream on the public port. One live read of the
+ * event tail per process, fanned out to its connections; connection caps shared by every stream
+ * process through Redis (or in-process without REDIS_URL).
+ */
+export const streamRole: Role<StreamHandle> = {
+  name: 'stream',
+  summary: 'event stream (SSE) on PORT: GET /api/maps/{map_id}/events/stream',
+  async start(core: Core): Promise<StreamHandle> {
+    const { config, log } = core;
+    const db = dbOf(core.db.orm);
+    const tokens = new TokenService(db, core.secrets.adminToken, core.metrics.tokenLookups);
+    const metrics = streamMetrics(core.metrics.registry);
+    const limits = { perMap: config.streamMaxPerMap, perKey: config.streamMaxPerKey, perProcess: config.streamMaxPerProcess };
+    const caps: StreamCaps = core.redis ? new RedisStreamCaps(core.redis.commands, config.redisKeyPrefix, limits) : new MemoryStreamCaps(limits);
+    const tail = await core.events.tail();
+    // The hub and the service refer to each other: the hub's resync replays through the service.
+    const late: { service?: StreamService } = {};
+    const hub = new StreamHub(tail, {
+      maxBufferedBytes: config.streamMaxBufferBytes,
+      // The tail may have missed events: each connection replays from its last id, then goes live again.
+      onResync: (sink, lastId) => {
+        const again = lastId && late.service ? late.service.replay(sink, lastId) : Promise.resolve();
+        again.then(
+          () => hub.goLive(sink),
+          () => sink.close('resync_failed'),
+        );
+      },
+      onDelivered: (e) => {
+        metrics.delivered.inc();
+        metrics.latency.observe(Math.max(0, Date.now() - Date.parse(e.ts)) / 1000);
+      },
+      onSlowConsumer: () => metrics.slowConsumers.inc(),
+    });
+    hub.start();
+    const service = new StreamService({
+      config,
+      log: log.child({ component: 'stream' }),
+      tokens,
+      access: new MapAccess(db),
+      history: core.events.history,
+      eventLog: new EventLogService(db),
+      hub,
+      caps,
+      metrics,
+      http: core.metrics,
+    });
+    late.service = service;
+    const streams = service;
+    core.publicHttp.route({ matches: (path) => STREAM_PATH.test(path), handle: (req, res) => streams.handle(req, res) });
+    await core.publicHttp.listen();
+
+    // Revoked keys: their streams close on every process, within the token cache's life plus a sweep.
+    const sweep = setInterval(() => {
+      const byToken = new Map<string, OpenStream[]>();
+      for (const s of streams.open) byToken.set(s.token, [...(byToken.get(s.token) ?? []), s]);
+      for (const [token, open] of byToken) {
+        tokens.authenticateMapKey(token).then(
+          () => undefined,
+          () => open.forEach((s) => s.close('revoked')),
+        );
+      }
+    }, REVOCATION_SWEEP_MS);
+    sweep.unref();
+
+    let drained: Promise<void> | undefined;
+    const handle: StreamHandle = {
+      service: streams,
+      hub,
+      readiness: [],
+      stopAccepting() {
+        drained ??= (async () => {
+          streams.stopAccepting();
+          const open = [...streams.open];
+          // Clients come back spread out, not all at once onto the next pod.
+          const window = Math.min(config.shutdownTimeoutMs / 2, 5_000);
+          for (const s of open) s.write(retryFrame(config.streamRetryMs + Math.floor(Math.random() * Math.max(window, 1000))));
+          await Promise.all(
+            open.map(
+              (s, i) =>
+                new Promise<void>((resolve) =>
+                  setTimeout(
+                    () => {
+                      s.close('shutdown');
+                      resolve();
+                    },
+                    open.length > 1 ? Math.floor((window * i) / open.length) : 0,
+                  ),
+                ),
+            ),
+          );
+          await core.publicHttp.stopAccepting();
+        })();
+        return drained;
+      },
+      async stop() {
+        await handle.stopAccepting();
+        clearInterval(sweep);
+        hub.stop();
+        await caps.close();
+      },
+    };
+    return handle;
+  },
+};

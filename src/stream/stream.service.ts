@@ -1,0 +1,210 @@
+/**
+ * GET /api/maps/{map_id}/events/stream (spec 4.5, decisions §6): checks, in order, the feature switch
+ * (403), the key (401, from the Authorization header or `?token=`), the map (404), the filter and the
+ * resume id (400) and the connection caps (429 with Retry-After), all before any stream byte; then
+ * streams: `retry:`, `event: connected`, the backfill after the client's last id (or a reset), and
+ * live events through the process's hub, with keepalives.
+ */
+import type http from 'node:http';
+import type { Config } from '../config.js';
+import { acceptedRequestId, redactUrl, type Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import { randomUUID } from 'node:crypto';
+import { AppError, BadRequestError, errorBody, ForbiddenError, toAppError, UnauthorizedError } from '../errors.js';
+import { TokenService } from '../api/token.service.js';
+import type { MapKeyPrincipal } from '../api/principal.js';
+import type { MapAccess } from '../maps/map-access.js';
+import { parseEventId } from '../events/envelope.js';
+import { matchesFilter, parseEventFilter, type EventFilter } from '../events/event-filter.js';
+import type { EventHistory } from '../events/transport/types.js';
+import { backfill, type EventLogReader } from './backfill.js';
+import { connectedFrame, eventFrame, KEEPALIVE_FRAME, resetFrame, retryFrame } from './sse-frames.js';
+import type { StreamHub, StreamSink } from './stream-hub.js';
+import type { StreamCaps } from './stream-caps.js';
+import type { StreamMetrics } from './stream.metrics.js';
+
+export const STREAM_PATH = /^\/api\/maps\/([^/]+)\/events\/stream\/?$/;
+
+export interface StreamDeps {
+  config: Config;
+  log: Logger;
+  tokens: TokenService;
+  access: MapAccess;
+  history: EventHistory;
+  eventLog: EventLogReader;
+  hub: StreamHub;
+  caps: StreamCaps;
+  metrics: StreamMetrics;
+  /** The process's HTTP request metrics (stream requests count there too). */
+  http: Pick<Metrics, 'httpRequests' | 'httpDuration'>;
+}
+
+/** An open stream: the sink the hub writes to, with what the role needs to manage it. */
+export interface OpenStream extends StreamSink {
+  readonly principal: MapKeyPrincipal;
+  readonly token: string;
+}
+
+export class StreamService {
+  private accepting = true;
+  readonly open = new Set<OpenStream>();
+
+  constructor(private readonly d: StreamDeps) {}
+
+  /** From now on new streams are refused with 503 (the process is shutting down). */
+  stopAccepting(): void {
+    this.accepting = false;
+  }
+
+  handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const id = acceptedRequestId(req.headers['x-request-id'], this.d.config.adminToken) ?? randomUUID();
+    res.setHeader('x-request-id', id);
+    const started = process.hrtime.bigint();
+    // The access log line and HTTP metrics, as the api app writes them; a stream's line comes when it ends.
+    res.once('close', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const labels = { method: req.method ?? 'GET', route: '/api/maps/:map_id/events/stream', status: String(res.statusCode) };
+      this.d.http.httpRequests.inc(labels);
+      this.d.http.httpDuration.observe(labels, seconds);
+      const level = res.statusCode >= 500 && res.statusCode !== 503 ? 'error' : res.statusCode === 503 ? 'warn' : 'info';
+      this.d.log[level](
+        { requestId: id, method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, durationMs: Math.round(seconds * 1000) },
+        'request',
+      );
+    });
+    this.serve(req, res).catch((err: unknown) => this.fail(res, err));
+  }
+
+  private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://stream.invalid');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      throw new AppError(405, 'method_not_allowed', `Method ${req.method} is not allowed on this path`);
+    }
+    if (!this.d.config.sseEnabled) throw new ForbiddenError('sse_disabled', 'Server-Sent Events are disabled on this server');
+    if (!this.accepting) throw new AppError(503, 'shutting_down', 'This server is shutting down; reconnect', undefined, { 'Retry-After': '1' });
+    const header = TokenService.bearerOf(req.headers.authorization);
+    const query = url.searchParams.get('token') ?? undefined;
+    const token = header ?? (query && TokenService.isWellFormed(query) ? query : undefined);
+    if (!token) throw new UnauthorizedError();
+    const principal = await this.d.tokens.authenticateMapKey(token);
+    const mapRef = decodeURIComponent(STREAM_PATH.exec(url.pathname)![1]!);
+    const map = await this.d.access.byPath(principal, mapRef);
+    const filter = parseEventFilter(url.searchParams.getAll('events'));
+    const lastRaw = url.searchParams.get('last_event_id') ?? headerValue(req.headers['last-event-id']);
+    let lastId: string | null = null;
+    if (lastRaw !== undefined && lastRaw !== '') {
+      lastId = parseEventId(lastRaw) ?? null;
+      if (!lastId)
+        throw new BadRequestError('invalid_event_id', '`last_event_id` must be an event id (ULID)', [{ field: 'last_event_id', message: 'must be a ULID' }]);
+    }
+    const admission = await this.d.caps.admit(map.id, principal.keyId);
+    this.d.metrics.admissions.inc({ result: admission.admitted ? 'admitted' : admission.code });
+    if (!admission.admitted) {
+      const messages = {
+        map_stream_limit: 'Too many stream connections to this map',
+        key_stream_limit: 'Too many stream connections for this API key',
+        server_stream_limit: 'This server holds as many stream connections as it can',
+      } as const;
+      throw new AppError(429, admission.code, messages[admission.code], undefined, { 'Retry-After': String(admission.retryAfterS) });
+    }
+    this.stream(req, res, { principal, token, mapId: map.id, filter, lastId, compat: false, release: () => admission.lease.release() });
+  }
+
+  private stream(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    s: { principal: MapKeyPrincipal; token: string; mapId: string; filter: EventFilter; lastId: string | null; compat: boolean; release: () => Promise<void> },
+  ): void {
+    const { hub, metrics, config } = this.d;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    });
+    res.flushHeaders();
+    req.socket.setNoDelay(true);
+    let lastWrite = Date.now();
+    let ended = false;
+    const sink: OpenStream = {
+      mapId: s.mapId,
+      filter: s.filter,
+      compat: s.compat,
+      principal: s.principal,
+      token: s.token,
+      write(frame) {
+        if (ended) return;
+        lastWrite = Date.now();
+        res.write(frame);
+      },
+      bufferedBytes: () => res.writableLength,
+      close: () => {
+        if (!ended) res.destroy();
+      },
+    };
+    const keepalive = setInterval(
+      () => {
+        if (Date.now() - lastWrite >= config.streamKeepaliveMs) sink.write(KEEPALIVE_FRAME);
+      },
+      Math.max(100, Math.floor(config.streamKeepaliveMs / 3)),
+    );
+    keepalive.unref();
+    const finish = () => {
+      if (ended) return;
+      ended = true;
+      clearInterval(keepalive);
+      hub.leave(sink);
+      this.open.delete(sink);
+      metrics.clients.dec();
+      void s.release().catch(() => undefined);
+    };
+    res.on('close', finish);
+    this.open.add(sink);
+    metrics.clients.inc();
+    hub.join(sink, s.lastId);
+    void (async () => {
+      sink.write(retryFrame(config.streamRetryMs));
+      const latest = (await this.d.history.lastId(s.mapId)) ?? null;
+      sink.write(connectedFrame(s.mapId, latest));
+      if (s.lastId) await this.replay(sink, s.lastId);
+      hub.goLive(sink);
+    })().catch((err: unknown) => {
+      this.d.log.warn({ err: { message: (err as Error).message }, mapId: s.mapId }, 'stream backfill failed; closing (the client resumes)');
+      sink.close('resync_failed');
+    });
+  }
+
+  /** Backfills a connection from `after` (also after a tail resync); the hub queues live events meanwhile. */
+  async replay(sink: StreamSink, after: string): Promise<void> {
+    const { hub, metrics } = this.d;
+    const result = await backfill({ history: this.d.history, log: this.d.eventLog }, sink.mapId, after, this.d.config.streamBackfillMax, (e) => {
+      if (matchesFilter(sink.filter, e.type)) {
+        sink.write(eventFrame(e, sink.compat));
+        metrics.backfilled.inc();
+      }
+      hub.sent(sink, e.id);
+    });
+    if (result.kind === 'reset') {
+      metrics.resets.inc({ reason: result.reason });
+      sink.write(resetFrame(result.reason, result.earliestEventId));
+    }
+  }
+
+  private fail(res: http.ServerResponse, err: unknown): void {
+    const appErr = err instanceof AppError ? err : toAppError(err);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const e = appErr ?? new AppError(500, 'internal_error', 'Internal server error');
+    if (!appErr) this.d.log.error({ err }, 'stream request failed');
+    for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+    res.writeHead(e.status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(errorBody(e)));
+  }
+}
+
+function headerValue(h: string | string[] | undefined): string | undefined {
+  return Array.isArray(h) ? h[0] : h;
+}

@@ -1,0 +1,198 @@
+/**
+ * The event stream end to end (spec 4.5, decisions §6): real server (api + stream roles), real
+ * PostgreSQL and the machine's Redis, changes made through the REST API, read by a bare SSE reader
+ * and by the npm `eventsource` client.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EventSource } from 'eventsource';
+import { startTestServer, type TestServer } from '../support/app.js';
+import { importFixture, makeMap } from '../support/factories.js';
+import { openStream, type Frame, type SseConnection } from '../support/sse.js';
+import { killBody } from '../support/map-edit.js';
+import type { StreamHandle } from '../../src/stream/stream.role.js';
+
+let t: TestServer;
+let key: string;
+let slug: string;
+let mapId: string;
+let otherSlug: string;
+const open: SseConnection[] = [];
+
+beforeAll(async () => {
+  t = await startTestServer({
+    redis: true,
+    env: { SERVICE_SSE_ENABLED: 'true', STREAM_MAX_PER_KEY: '4', STREAM_KEEPALIVE_MS: '400', SERVICE_RATE_LIMIT_PER_MINUTE: '100000' },
+  });
+  await importFixture(t.platform);
+  const m = await makeMap(t.platform);
+  key = m.key;
+  slug = m.map.slug;
+  mapId = m.map.id;
+  otherSlug = (await makeMap(t.platform)).map.slug;
+}, 60_000);
+afterEach(async () => {
+  // Every stream of a test is closed before the next, so the per-key cap starts empty.
+  for (const c of open.splice(0)) c.close();
+  await new Promise((r) => setTimeout(r, 200));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function stream(query = '', headers: Record<string, string> = {}): Promise<SseConnection> {
+  const c = await openStream(`${t.url}/api/maps/${slug}/events/stream${query}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+  open.push(c);
+  return c;
+}
+
+/** Adds (or re-adds) a system through the editing API: one add_system or system_metadata_changed event. */
+let x = 0;
+async function change(solarSystemId = 31000005): Promise<void> {
+  const res = await t.fetch(`/api/maps/${slug}/systems`, {
+    method: 'POST',
+    token: key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ solar_system_id: solarSystemId, position_x: ++x, position_y: 1 }),
+  });
+  expect(res.status).toBeLessThan(300);
+}
+
+const isEvent = (f: Frame) => f.id !== undefined;
+const envelopeOf = (f: Frame) => JSON.parse(f.data!) as { id: string; type: string; map_id: string; ts: string; payload: Record<string, unknown> };
+
+describe('GET /api/maps/{map_id}/events/stream', () => {
+  it('answers 401, 404, 400 and 405 as JSON before any stream byte', async () => {
+    const cases: [string, RequestInit, number, string][] = [
+      [`/api/maps/${slug}/events/stream`, {}, 401, 'unauthorized'],
+      [`/api/maps/${slug}/events/stream?token=mik_nope`, {}, 401, 'unauthorized'],
+      [`/api/maps/${otherSlug}/events/stream`, { headers: { authorization: `Bearer ${key}` } }, 404, 'map_not_found'],
+      [`/api/maps/${slug}/events/stream?last_event_id=nope`, { headers: { authorization: `Bearer ${key}` } }, 400, 'invalid_event_id'],
+      [`/api/maps/${slug}/events/stream?events=map_kill,bogus`, { headers: { authorization: `Bearer ${key}` } }, 400, 'validation_failed'],
+      [`/api/maps/${slug}/events/stream`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }, 405, 'method_not_allowed'],
+    ];
+    for (const [path, init, status, code] of cases) {
+      const res = await fetch(`${t.url}${path}`, init);
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(((await res.json()) as { code: string }).code).toBe(code);
+    }
+  });
+
+  it('opens with the SSE headers, retry and connected frames, then delivers each change as id + data', async () => {
+    const c = await stream(`?token=${key}`, { authorization: '' });
+    expect(c.status).toBe(200);
+    expect(c.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(c.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(c.headers.get('x-accel-buffering')).toBe('no');
+    const [connected] = await c.waitFor((f) => f.event === 'connected');
+    expect(c.frames[0]).toEqual({ retry: '3000' });
+    expect(connected!.id).toBeUndefined();
+    const hello = JSON.parse(connected!.data!) as Record<string, unknown>;
+    expect(Object.keys(hello).sort()).toEqual(['last_event_id', 'map_id', 'server_time']);
+    expect(hello.map_id).toBe(mapId);
+    await change();
+    const [frame] = await c.waitFor(isEvent);
+    expect(frame!.event).toBeUndefined();
+    const e = envelopeOf(frame!);
+    expect(Object.keys(e).sort()).toEqual(['id', 'map_id', 'payload', 'ts', 'type']);
+    expect(e.id).toBe(frame!.id);
+    expect(e.map_id).toBe(mapId);
+    expect(['add_system', 'system_metadata_changed']).toContain(e.type);
+    // Each frame went out in one write.
+    expect(c.raw.some((chunk) => chunk === `id: ${e.id}\ndata: ${frame!.data}\n\n`)).toBe(true);
+    c.close();
+  });
+
+  it('sends only the requested types', async () => {
+    const c = await stream('?events=map_kill');
+    await c.waitFor((f) => f.event === 'connected');
+    await change();
+    const res = await t.fetch(`/api/maps/${slug}/kills`, {
+      method: 'POST',
+      token: key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(killBody(31000005, 130_000_000 + Math.floor(Math.random() * 1e6), { kill_time: new Date().toISOString() })),
+    });
+    expect(res.status).toBeLessThan(300);
+    const [k] = await c.waitFor(isEvent);
+    expect(envelopeOf(k!).type).toBe('map_kill');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(c.frames.filter(isEvent).map((f) => envelopeOf(f).type)).toEqual(['map_kill']);
+    c.close();
+  });
+
+  it('resumes after last_event_id (query over header) in order, then live, without gap or duplicate', async () => {
+    const first = await stream();
+    await first.waitFor((f) => f.event === 'connected');
+    for (let i = 0; i < 5; i++) await change();
+    const seen = (await first.waitFor(isEvent, 5)).slice(-5).map((f) => f.id!);
+    first.close();
+    const resumed = await stream(`?last_event_id=${seen[1]}`, { 'last-event-id': seen[3]! });
+    await change();
+    const frames = await resumed.waitFor(isEvent, 4);
+    const ids = frames.map((f) => f.id!);
+    expect(ids.slice(0, 3)).toEqual(seen.slice(2));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    resumed.close();
+  });
+
+  it('sends keepalive comments on a quiet stream', async () => {
+    const c = await stream();
+    await c.waitFor((f) => f.comment === 'keepalive', 1, 3000);
+    c.close();
+  });
+
+  it('caps connections per key: the next one is 429 key_stream_limit with Retry-After, and a freed slot admits again', async () => {
+    const held: SseConnection[] = [];
+    for (let i = 0; i < 4; i++) {
+      const c = await stream();
+      await c.waitFor((f) => f.event === 'connected');
+      held.push(c);
+    }
+    const over = await fetch(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${key}` } });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await over.json()).toEqual({ error: 'Too many stream connections for this API key', code: 'key_stream_limit' });
+    held[0]!.close();
+    await new Promise((r) => setTimeout(r, 300));
+    const again = await stream();
+    expect(again.status).toBe(200);
+    for (const c of [...held, again]) c.close();
+    await new Promise((r) => setTimeout(r, 300));
+  });
+
+  it('closes the streams of a revoked key within 5 s', async () => {
+    const issued = await t.platform.admin.issueKey(slug, { character_eve_id: (await t.platform.admin.getMap(slug)).owner_eve_id });
+    const c = await openStream(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${issued.api_key}` } });
+    open.push(c);
+    await c.waitFor((f) => f.event === 'connected');
+    const started = Date.now();
+    await t.platform.admin.revokeKey(slug, issued.id);
+    await c.ended;
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('serves the npm eventsource client through onmessage, which resumes after a forced disconnect with nothing lost or repeated', async () => {
+    const received: string[] = [];
+    const es = new EventSource(`${t.url}/api/maps/${slug}/events/stream?token=${key}`);
+    es.onmessage = (m) => received.push(m.lastEventId);
+    await new Promise<void>((resolve, reject) => {
+      es.addEventListener('connected', () => resolve());
+      es.onerror = () => undefined;
+      setTimeout(() => reject(new Error('no connected event')), 5000);
+    });
+    for (let i = 0; i < 3; i++) await change();
+    const deadline = Date.now() + 10_000;
+    while (received.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // The server drops every stream connection; the client reconnects with Last-Event-ID.
+    const streamRole = t.server.roles.get('stream') as StreamHandle;
+    for (const s of streamRole.service.open) s.close('shutdown');
+    for (let i = 0; i < 3; i++) await change();
+    while (received.length < 6 && Date.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 20));
+    es.close();
+    expect(received.length).toBe(6);
+    expect(new Set(received).size).toBe(6);
+    expect([...received].sort()).toEqual(received);
+  }, 30_000);
+});
