@@ -8,6 +8,7 @@ import { openapiSpec } from './api/openapi.js';
 import type { AppDeps } from './api/deps.js';
 import { AppError, BadRequestError, errorBody, toAppError, ValidationError, type ErrorDetail } from './errors.js';
 import { acceptedRequestId, redactUrl } from './log.js';
+import { consolePage } from './console/console-page.js';
 import { featureGates } from './api/feature-gates.js';
 import { keyBeforeBody } from './api/key-before-body.js';
 import { validationDetails } from './api/validation-details.js';
@@ -94,6 +95,15 @@ export function createApp(deps: AppDeps): express.Express {
       }
     });
     next();
+  });
+
+  // The event console: watch a map's events live in a browser (src/console/console-page.ts).
+  const consoleHtml = consolePage();
+  app.get('/console', (_req, res) => {
+    res.locals.route = '/console';
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache');
+    res.send(consoleHtml);
   });
 
   // A person who opens the server's address lands in the API explorer.

@@ -234,7 +234,12 @@ program
           `  admin token:    ${core.secrets.adminToken ?? '(SERVICE_ADMIN_TOKEN not set: admin API disabled)'}`,
           `  API explorer:   ${base}/swaggerui`,
           `  try:            curl -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/map/systems?slug=${demo.slug}"`,
-          ...(cfg.sseEnabled ? [`  live events:    curl -N -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/maps/${demo.slug}/events/stream"`] : []),
+          ...(cfg.sseEnabled
+            ? [
+                `  live events:    curl -N -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/maps/${demo.slug}/events/stream"`,
+                `  event console:  ${base}/console (paste the map API key)`,
+              ]
+            : []),
           '',
         ].join('\n') + '\n',
       );

@@ -1,0 +1,85 @@
+/**
+ * The event console in a real browser: Chromium opens /console, connects with a map key through the
+ * browser's EventSource, shows the map's events live, and resumes after the server drops the
+ * connection with nothing lost and nothing shown twice.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/app.js';
+import { importFixture, makeMap } from '../support/factories.js';
+import { launchChromium } from '../support/chromium.js';
+import type { StreamHandle } from '../../src/stream/stream.role.js';
+
+const SCREENSHOT = '/tmp/console.png';
+
+describe('event console at /console (Chromium)', () => {
+  let t: TestServer;
+  let browser: Browser;
+  let key: string;
+  let slug: string;
+
+  beforeAll(async () => {
+    [t, browser] = await Promise.all([startTestServer({ env: { SERVICE_SSE_ENABLED: 'true', STREAM_RETRY_MS: '200' } }), launchChromium()]);
+    await importFixture(t.platform);
+    const m = await makeMap(t.platform);
+    key = m.key;
+    slug = m.map.slug;
+  }, 900_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  let x = 0;
+  async function change(): Promise<void> {
+    const res = await t.fetch(`/api/maps/${slug}/systems`, {
+      method: 'POST',
+      token: key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ solar_system_id: 31000005, position_x: ++x, position_y: 1 }),
+    });
+    expect(res.status).toBeLessThan(300);
+  }
+
+  it('shows live events through EventSource and resumes after a dropped connection without loss or repeat', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    try {
+      await page.goto(`${t.url}/console`, { waitUntil: 'domcontentloaded' });
+      await expect(page.title()).resolves.toBe('mapintel event console');
+      await page.fill('#key', key);
+      await page.fill('#map', slug);
+      await page.click('#connect');
+      await page.waitForSelector('#status.live');
+      for (let i = 0; i < 3; i++) await change();
+      await page.waitForFunction(() => document.querySelectorAll('#events li').length >= 3);
+
+      // The server drops the stream; the browser reconnects with Last-Event-ID on its own.
+      const stream = t.server.roles.get('stream') as StreamHandle;
+      for (const s of stream.service.open) s.close('shutdown');
+      await page.waitForSelector('#status:not(.live)');
+      for (let i = 0; i < 3; i++) await change();
+      await page.waitForSelector('#status.live');
+      await page.waitForFunction(() => document.querySelectorAll('#events li').length >= 6);
+      await new Promise((r) => setTimeout(r, 300));
+
+      const ids = await page.$$eval('#events li', (items) => items.map((li) => (li as HTMLElement).dataset.id!).reverse());
+      expect(ids.length).toBe(6);
+      expect(new Set(ids).size).toBe(6);
+      expect([...ids].sort()).toEqual(ids);
+      await expect(page.textContent('#last')).resolves.toBe(ids.at(-1));
+      await expect(page.textContent('#count')).resolves.toBe('6');
+      expect(pageErrors).toEqual([]);
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    } catch (err) {
+      await page.screenshot({ path: SCREENSHOT, fullPage: true }).catch(() => undefined);
+      throw new Error(`${(err as Error).message}\n(screenshot of the page: ${SCREENSHOT})`, { cause: err });
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
