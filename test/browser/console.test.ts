@@ -56,7 +56,7 @@ describe('event console at /console (Chromium)', () => {
       await page.click('#connect');
       await page.waitForSelector('#status.live');
       for (let i = 0; i < 3; i++) await change();
-      await page.waitForFunction(() => document.querySelectorAll('#events li').length >= 3);
+      await page.waitForFunction('document.querySelectorAll("#events li").length >= 3');
 
       // The server drops the stream; the browser reconnects with Last-Event-ID on its own.
       const stream = t.server.roles.get('stream') as StreamHandle;
@@ -64,10 +64,12 @@ describe('event console at /console (Chromium)', () => {
       await page.waitForSelector('#status:not(.live)');
       for (let i = 0; i < 3; i++) await change();
       await page.waitForSelector('#status.live');
-      await page.waitForFunction(() => document.querySelectorAll('#events li').length >= 6);
+      await page.waitForFunction('document.querySelectorAll("#events li").length >= 6');
       await new Promise((r) => setTimeout(r, 300));
 
-      const ids = await page.$$eval('#events li', (items) => items.map((li) => (li as HTMLElement).dataset.id!).reverse());
+      const items = page.locator('#events li');
+      const ids: string[] = [];
+      for (let i = (await items.count()) - 1; i >= 0; i--) ids.push((await items.nth(i).getAttribute('data-id')) ?? '');
       expect(ids.length).toBe(6);
       expect(new Set(ids).size).toBe(6);
       expect([...ids].sort()).toEqual(ids);
