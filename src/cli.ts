@@ -169,8 +169,15 @@ admin
   .requiredOption('--map <id|slug>', 'map')
   .requiredOption('--character-eve-id <id>', 'character the key is bound to')
   .option('--name <name>', 'label of the key')
-  .action(async (o: { map: string; characterEveId: string; name?: string }) =>
-    withAdmin(async (admin) => print(await admin.issueKey(o.map, { character_eve_id: o.characterEveId, name: o.name ?? null }))),
+  .addOption(
+    new Option('--stream-profile <profile>', 'wire profile of its event streams: spec, or reference for clients of the reference server')
+      .choices(['spec', 'reference'])
+      .default('spec'),
+  )
+  .action(async (o: { map: string; characterEveId: string; name?: string; streamProfile: 'spec' | 'reference' }) =>
+    withAdmin(async (admin) =>
+      print(await admin.issueKey(o.map, { character_eve_id: o.characterEveId, name: o.name ?? null, stream_profile: o.streamProfile })),
+    ),
   );
 admin
   .command('list-keys')

@@ -87,7 +87,15 @@ export interface MapKeyDto {
   revoked_at: string | null;
   /** ISO 8601 UTC, microseconds. */
   inserted_at: string;
+  /**
+   * Wire profile of this key's event streams: `spec` (decisions §6), or `reference` for clients
+   * written against the reference server (an `event:` line and a `timestamp` field on each event).
+   */
+  stream_profile: StreamProfile;
 }
+
+/** Wire profile of a key's event streams. */
+export type StreamProfile = 'spec' | 'reference';
 
 export interface IssuedMapKeyDto extends MapKeyDto {
   /** The key itself. Shown once: only its hash is stored. */
@@ -105,6 +113,8 @@ export interface IssueMapKeyRequest {
   character_eve_id: string;
   /** @maxLength 255 */
   name?: string | null;
+  /** Wire profile of the key's event streams (default `spec`). */
+  stream_profile?: StreamProfile;
 }
 
 export interface TrackCharacterRequest {

@@ -13,6 +13,7 @@ import type {
   IssuedMapKeyDto,
   IssueMapKeyRequest,
   MapKeyDto,
+  StreamProfile,
   UpsertCharacterRequest,
   UserDto,
 } from './admin.dto.js';
@@ -127,7 +128,7 @@ export class AdminService {
       const mapId = await this.repos.maps.insert(tx, { slug: req.slug, name, description: req.description ?? null, ownerCharacterId: owner });
       // A concurrent create with the same slug won the race: same answer as the check above.
       if (!mapId) throw new ConflictError('slug_taken', 'A map with this slug already exists');
-      const key = await this.insertKey(tx, mapId, owner, 'owner');
+      const key = await this.insertKey(tx, mapId, owner, 'owner', 'spec');
       return { map: await this.getMap(mapId, tx), api_key: key };
     });
   }
@@ -146,7 +147,7 @@ export class AdminService {
     return this.db.transaction(async (tx) => {
       const map = await this.getMap(mapIdOrSlug, tx);
       const characterId = await this.ownerOf(tx, req.character_eve_id);
-      return this.insertKey(tx, map.id, characterId, req.name ?? null);
+      return this.insertKey(tx, map.id, characterId, req.name ?? null, req.stream_profile ?? 'spec');
     });
   }
 
@@ -189,9 +190,9 @@ export class AdminService {
     return (await this.characterByEveId(db, eveId)).id;
   }
 
-  private async insertKey(tx: Db, mapId: string, characterId: string, name: string | null): Promise<IssuedMapKeyDto> {
+  private async insertKey(tx: Db, mapId: string, characterId: string, name: string | null, streamProfile: StreamProfile): Promise<IssuedMapKeyDto> {
     const apiKey = generateToken('mik');
-    const id = await this.repos.keys.insert(tx, { mapId, characterId, hash: hashToken(apiKey), prefix: apiKey.slice(0, 10), name });
+    const id = await this.repos.keys.insert(tx, { mapId, characterId, hash: hashToken(apiKey), prefix: apiKey.slice(0, 10), name, streamProfile });
     return { ...(await this.repos.keys.get(tx, mapId, id))!, api_key: apiKey };
   }
 }

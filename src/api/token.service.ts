@@ -148,12 +148,12 @@ export class TokenService {
     if (this.unknown.get(hash, now)) return null;
     this.lookups?.inc();
     let principal: KeyPrincipal | null = null;
-    const mk = await this.db.one<{ id: string; map_id: string; character_id: string; key_hash: string }>(
-      'select id, map_id, character_id, key_hash from map_api_keys where key_hash = ? and revoked_at is null',
+    const mk = await this.db.one<{ id: string; map_id: string; character_id: string; key_hash: string; stream_profile: 'spec' | 'reference' }>(
+      'select id, map_id, character_id, key_hash, stream_profile from map_api_keys where key_hash = ? and revoked_at is null',
       [hash],
     );
     if (mk && safeEqual(mk.key_hash, hash)) {
-      principal = { kind: 'map_key', keyId: mk.id, mapId: mk.map_id, characterId: mk.character_id };
+      principal = { kind: 'map_key', keyId: mk.id, mapId: mk.map_id, characterId: mk.character_id, streamProfile: mk.stream_profile };
     } else {
       const acl = await this.db.one<{ id: string; api_key_hash: string }>('select id, api_key_hash from acls where api_key_hash = ?', [hash]);
       if (acl && safeEqual(acl.api_key_hash, hash)) principal = { kind: 'acl_key', aclId: acl.id };

@@ -108,7 +108,8 @@ export class StreamService {
       } as const;
       throw new AppError(429, admission.code, messages[admission.code], undefined, { 'Retry-After': String(admission.retryAfterS) });
     }
-    this.stream(req, res, { principal, token, mapId: map.id, filter, lastId, compat: false, release: () => admission.lease.release() });
+    const compat = principal.streamProfile === 'reference';
+    this.stream(req, res, { principal, token, mapId: map.id, filter, lastId, compat, release: () => admission.lease.release() });
   }
 
   private stream(

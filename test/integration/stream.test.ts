@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
-import { startTestServer, type TestServer } from '../support/app.js';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeMap } from '../support/factories.js';
 import { openStream, type Frame, type SseConnection } from '../support/sse.js';
 import { killBody } from '../support/map-edit.js';
@@ -195,4 +195,40 @@ describe('GET /api/maps/{map_id}/events/stream', () => {
     expect(new Set(received).size).toBe(6);
     expect([...received].sort()).toEqual(received);
   }, 30_000);
+});
+
+describe('the reference-client stream profile of a key', () => {
+  it('is chosen when the key is issued (admin API) and adds an event line and a timestamp to each event', async () => {
+    const owner = (await t.platform.admin.getMap(slug)).owner_eve_id;
+    const res = await t.fetch(`/api/admin/maps/${slug}/keys`, {
+      method: 'POST',
+      token: ADMIN_TOKEN,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ character_eve_id: owner, stream_profile: 'reference' }),
+    });
+    expect(res.status).toBe(201);
+    const issued = ((await res.json()) as { data: { api_key: string; stream_profile: string } }).data;
+    expect(issued.stream_profile).toBe('reference');
+    const bad = await t.fetch(`/api/admin/maps/${slug}/keys`, {
+      method: 'POST',
+      token: ADMIN_TOKEN,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ character_eve_id: owner, stream_profile: 'legacy' }),
+    });
+    expect(bad.status).toBe(400);
+
+    const ref = await openStream(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${issued.api_key}` } });
+    const spec = await stream();
+    open.push(ref);
+    await Promise.all([ref.waitFor((f) => f.event === 'connected'), spec.waitFor((f) => f.event === 'connected')]);
+    await change();
+    const [r] = await ref.waitFor(isEvent);
+    const [s] = await spec.waitFor(isEvent);
+    expect(r!.id).toBe(s!.id);
+    const e = envelopeOf(r!) as ReturnType<typeof envelopeOf> & { timestamp: string };
+    expect(r!.event).toBe(e.type);
+    expect(e.timestamp).toBe(e.ts);
+    expect(s!.event).toBeUndefined();
+    expect(envelopeOf(s!)).not.toHaveProperty('timestamp');
+  });
 });

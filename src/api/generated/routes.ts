@@ -834,6 +834,11 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "StreamProfile": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["spec"]},{"dataType":"enum","enums":["reference"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "IssuedMapKeyDto": {
         "dataType": "refObject",
         "properties": {
@@ -844,6 +849,7 @@ const models: TsoaRoute.Models = {
             "prefix": {"dataType":"string","required":true},
             "revoked_at": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "inserted_at": {"dataType":"string","required":true},
+            "stream_profile": {"ref":"StreamProfile","required":true},
             "api_key": {"dataType":"string","required":true},
         },
         "additionalProperties": false,
@@ -906,6 +912,7 @@ const models: TsoaRoute.Models = {
         "properties": {
             "character_eve_id": {"dataType":"string","required":true,"validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
             "name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
+            "stream_profile": {"ref":"StreamProfile"},
         },
         "additionalProperties": false,
     },
@@ -920,6 +927,7 @@ const models: TsoaRoute.Models = {
             "prefix": {"dataType":"string","required":true},
             "revoked_at": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "inserted_at": {"dataType":"string","required":true},
+            "stream_profile": {"ref":"StreamProfile","required":true},
         },
         "additionalProperties": false,
     },

@@ -3,10 +3,12 @@ import { Migration20261122155358_initial } from './Migration20261122155358_initi
 import { Migration20261122170000_events } from './Migration20261122170000_events.js';
 import { Migration20261122190000_notify_after_commit } from './Migration20261122190000_notify_after_commit.js';
 import { Migration20261123100000_event_consumers } from './Migration20261123100000_event_consumers.js';
+import { Migration20261123120000_key_stream_profile } from './Migration20261123120000_key_stream_profile.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261122155358_initial', class: Migration20261122155358_initial },
   { name: 'Migration20261122170000_events', class: Migration20261122170000_events },
   { name: 'Migration20261122190000_notify_after_commit', class: Migration20261122190000_notify_after_commit },
   { name: 'Migration20261123100000_event_consumers', class: Migration20261123100000_event_consumers },
+  { name: 'Migration20261123120000_key_stream_profile', class: Migration20261123120000_key_stream_profile },
 ];
