@@ -17,7 +17,7 @@ export interface CapLimits {
 }
 
 export interface CapTiming {
-  /** A lease not renewed for this long is free again (default 30 s). */
+  /** A lease not renewed for this long is free again (default 25 s). */
   leaseMs: number;
   /** Renewal period (default a third of the lease). */
   renewMs: number;
@@ -37,7 +37,8 @@ export interface StreamCaps {
   close(): Promise<void>;
 }
 
-const DEFAULT_TIMING: CapTiming = { leaseMs: 30_000, renewMs: 10_000 };
+// Reclaimed within 30 s of a process's death: a lease lives 25 s past its last renewal.
+const DEFAULT_TIMING: CapTiming = { leaseMs: 25_000, renewMs: 8_000 };
 
 /** Seconds a refused client should wait: about when a slot may have come back. */
 function retryAfter(timing: CapTiming): number {

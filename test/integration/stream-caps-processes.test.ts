@@ -1,0 +1,108 @@
+/**
+ * Global stream caps across three stream processes (`mapintel serve --roles stream`, the built
+ * binary) over one database and Redis: 300 concurrent connects never get more than the per-key or
+ * per-map cap admitted, and the slots a SIGKILLed process held are free again within 30 s.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { startTestServer, TEST_ENCRYPTION_KEY, type TestServer } from '../support/app.js';
+import { makeMap } from '../support/factories.js';
+import { startCli, type CliProcess } from '../support/cli-process.js';
+import { TEST_DATABASE_URL } from '../support/db.js';
+
+let t: TestServer;
+let slug: string;
+let keys: string[] = [];
+const procs: { cli: CliProcess; url: string }[] = [];
+/** Admitted streams, with their responses kept referenced: a collected response would close its stream. */
+const held: { abort: AbortController; res: Response }[] = [];
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+beforeAll(async () => {
+  t = await startTestServer({ redis: true, env: { SERVICE_SSE_ENABLED: 'true' } });
+  const m = await makeMap(t.platform);
+  slug = m.map.slug;
+  const owner = m.ownerEveId;
+  keys = [m.key];
+  for (let i = 0; i < 29; i++) keys.push((await t.platform.admin.issueKey(slug, { character_eve_id: owner })).api_key);
+  for (let i = 0; i < 3; i++) {
+    const port = await freePort();
+    const cli = startCli(['serve', '--roles', 'stream'], {
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: t.config.databaseSchema,
+      REDIS_URL: t.config.redisUrl!,
+      REDIS_KEY_PREFIX: t.config.redisKeyPrefix,
+      SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      SERVICE_SSE_ENABLED: 'true',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OPS_PORT: '0',
+      OPS_HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    });
+    procs.push({ cli, url: `http://127.0.0.1:${port}` });
+  }
+  for (const p of procs) await p.cli.waitForLog('listening', 60_000);
+}, 120_000);
+
+afterAll(async () => {
+  for (const h of held) h.abort.abort();
+  for (const p of procs) await p.cli.stop();
+  await t?.close();
+});
+
+/** Connects; an admitted stream stays open (held) until `releaseAll`. Returns the status. */
+async function connect(base: string, key: string): Promise<number> {
+  const abort = new AbortController();
+  try {
+    const res = await fetch(`${base}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal });
+    if (res.status === 200) held.push({ abort, res });
+    else await res.body?.cancel();
+    return res.status;
+  } catch {
+    return 0;
+  }
+}
+
+async function releaseAll(): Promise<void> {
+  for (const h of held.splice(0)) h.abort.abort();
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+describe('stream caps across three stream processes', () => {
+  it('admits exactly 10 of 300 concurrent connects with one key, whatever process they reach', async () => {
+    const statuses = await Promise.all(Array.from({ length: 300 }, (_, i) => connect(procs[i % 3]!.url, keys[0]!)));
+    expect(statuses.filter((s) => s === 200).length).toBe(10);
+    expect(statuses.filter((s) => s === 429).length).toBe(290);
+    await releaseAll();
+  }, 60_000);
+
+  it('admits exactly 50 of 300 concurrent connects to one map, and frees a SIGKILLed process’s slots within 30 s', async () => {
+    const statuses = await Promise.all(Array.from({ length: 300 }, (_, i) => connect(procs[i % 3]!.url, keys[i % 30]!)));
+    expect(statuses.filter((s) => s === 200).length).toBe(50);
+    expect(await connect(procs[1]!.url, keys[5]!)).toBe(429);
+    // One process dies without releasing anything.
+    const victim = procs[0]!;
+    victim.cli.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await new Promise((r) => setTimeout(r, 500));
+    // Its leases still count: the map stays full for now.
+    expect(await connect(procs[1]!.url, keys[6]!)).toBe(429);
+    // Its connections are gone; the map stays full until its leases run out, then admits again.
+    let admitted = 0;
+    while (Date.now() - killedAt < 35_000 && admitted === 0) {
+      await new Promise((r) => setTimeout(r, 1000));
+      if ((await connect(procs[1]!.url, keys[Math.floor(Math.random() * 30)]!)) === 200) admitted++;
+    }
+    expect(admitted).toBe(1);
+    expect(Date.now() - killedAt).toBeLessThan(30_000);
+    await releaseAll();
+  }, 90_000);
+});
