@@ -1,0 +1,79 @@
+/**
+ * The stream through a Redis restart (clients resume with nothing lost or repeated) and through a
+ * graceful shutdown (a jittered `retry:` then the connection closes), against a Redis server of the
+ * test's own and the machine's PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/app.js';
+import { importFixture, makeMap } from '../support/factories.js';
+import { OwnRedis } from '../support/redis-server.js';
+import { openStream, type Frame } from '../support/sse.js';
+
+let t: TestServer;
+let redis: OwnRedis;
+let key: string;
+let slug: string;
+
+beforeAll(async () => {
+  redis = await OwnRedis.create();
+  t = await startTestServer({
+    redis: true,
+    env: { REDIS_URL: redis.url, SERVICE_SSE_ENABLED: 'true', STREAM_RETRY_MS: '1000', SERVICE_SHUTDOWN_TIMEOUT_MS: '4000', EVENTS_RELAY_POLL_MS: '100' },
+  });
+  await importFixture(t.platform);
+  const m = await makeMap(t.platform);
+  key = m.key;
+  slug = m.map.slug;
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await redis?.destroy();
+});
+
+let x = 0;
+async function change(): Promise<void> {
+  const res = await t.fetch(`/api/maps/${slug}/systems`, {
+    method: 'POST',
+    token: key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ solar_system_id: 31000005, position_x: ++x, position_y: 1 }),
+  });
+  expect(res.status).toBeLessThan(300);
+}
+
+const isEvent = (f: Frame) => f.id !== undefined;
+
+describe('stream resilience', () => {
+  it('keeps a connected client whole through a Redis restart: every change arrives once, in order', async () => {
+    const c = await openStream(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${key}` } });
+    await c.waitFor((f) => f.event === 'connected');
+    for (let i = 0; i < 3; i++) await change();
+    await c.waitFor(isEvent, 3);
+    await redis.stop();
+    // Writes go on while Redis is down; their events wait in the outbox.
+    for (let i = 0; i < 3; i++) await change();
+    await redis.start();
+    await c.waitFor(isEvent, 6, 20_000);
+    await change();
+    const frames = await c.waitFor(isEvent, 7, 10_000);
+    const ids = frames.map((f) => f.id!);
+    expect(ids.length).toBe(7);
+    expect(new Set(ids).size).toBe(7);
+    expect([...ids].sort()).toEqual(ids);
+    c.close();
+  }, 60_000);
+
+  it('on shutdown sends a jittered retry at least STREAM_RETRY_MS, then closes the stream', async () => {
+    const c = await openStream(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${key}` } });
+    await c.waitFor((f) => f.event === 'connected');
+    const started = Date.now();
+    const stopping = t.server.shutdown();
+    await c.ended;
+    const retries = c.frames.filter((f) => f.retry !== undefined).map((f) => Number(f.retry));
+    expect(retries.length).toBe(2);
+    expect(retries[0]).toBe(1000);
+    expect(retries[1]).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - started).toBeLessThan(4000);
+    await stopping;
+  }, 30_000);
+});
