@@ -8,6 +8,7 @@ import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeMap } from '../support/factories.js';
 import { launchChromium } from '../support/chromium.js';
+import { moveSystem } from '../support/sse.js';
 import type { StreamHandle } from '../../src/stream/stream.role.js';
 
 const SCREENSHOT = '/tmp/console.png';
@@ -31,17 +32,6 @@ describe('event console at /console (Chromium)', () => {
     await t?.close();
   });
 
-  let x = 0;
-  async function change(): Promise<void> {
-    const res = await t.fetch(`/api/maps/${slug}/systems`, {
-      method: 'POST',
-      token: key,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ solar_system_id: 31000005, position_x: ++x, position_y: 1 }),
-    });
-    expect(res.status).toBeLessThan(300);
-  }
-
   it('shows live events through EventSource and resumes after a dropped connection without loss or repeat', async () => {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     const page = await context.newPage();
@@ -55,14 +45,14 @@ describe('event console at /console (Chromium)', () => {
       await page.fill('#map', slug);
       await page.click('#connect');
       await page.waitForSelector('#status.live');
-      for (let i = 0; i < 3; i++) await change();
+      for (let i = 0; i < 3; i++) await moveSystem(t, slug, key);
       await page.waitForFunction('document.querySelectorAll("#events li").length >= 3');
 
       // The server drops the stream; the browser reconnects with Last-Event-ID on its own.
       const stream = t.server.roles.get('stream') as StreamHandle;
       for (const s of stream.service.open) s.close('shutdown');
       await page.waitForSelector('#status:not(.live)');
-      for (let i = 0; i < 3; i++) await change();
+      for (let i = 0; i < 3; i++) await moveSystem(t, slug, key);
       await page.waitForSelector('#status.live');
       await page.waitForFunction('document.querySelectorAll("#events li").length >= 6');
       await new Promise((r) => setTimeout(r, 300));

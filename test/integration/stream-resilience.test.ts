@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeMap } from '../support/factories.js';
 import { OwnRedis } from '../support/redis-server.js';
-import { openStream, type Frame } from '../support/sse.js';
+import { moveSystem, openStream, type Frame } from '../support/sse.js';
 
 let t: TestServer;
 let redis: OwnRedis;
@@ -30,31 +30,20 @@ afterAll(async () => {
   await redis?.destroy();
 });
 
-let x = 0;
-async function change(): Promise<void> {
-  const res = await t.fetch(`/api/maps/${slug}/systems`, {
-    method: 'POST',
-    token: key,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ solar_system_id: 31000005, position_x: ++x, position_y: 1 }),
-  });
-  expect(res.status).toBeLessThan(300);
-}
-
 const isEvent = (f: Frame) => f.id !== undefined;
 
 describe('stream resilience', () => {
   it('keeps a connected client whole through a Redis restart: every change arrives once, in order', async () => {
     const c = await openStream(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${key}` } });
     await c.waitFor((f) => f.event === 'connected');
-    for (let i = 0; i < 3; i++) await change();
+    for (let i = 0; i < 3; i++) await moveSystem(t, slug, key);
     await c.waitFor(isEvent, 3);
     await redis.stop();
     // Writes go on while Redis is down; their events wait in the outbox.
-    for (let i = 0; i < 3; i++) await change();
+    for (let i = 0; i < 3; i++) await moveSystem(t, slug, key);
     await redis.start();
     await c.waitFor(isEvent, 6, 20_000);
-    await change();
+    await moveSystem(t, slug, key);
     const frames = await c.waitFor(isEvent, 7, 10_000);
     const ids = frames.map((f) => f.id!);
     expect(ids.length).toBe(7);

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeMap } from '../support/factories.js';
-import { openStream, type Frame, type SseConnection } from '../support/sse.js';
+import { moveSystem, openStream, type Frame, type SseConnection } from '../support/sse.js';
 import { killBody } from '../support/map-edit.js';
 import type { StreamHandle } from '../../src/stream/stream.role.js';
 
@@ -46,16 +46,6 @@ async function stream(query = '', headers: Record<string, string> = {}): Promise
 }
 
 /** Adds (or re-adds) a system through the editing API: one add_system or system_metadata_changed event. */
-let x = 0;
-async function change(solarSystemId = 31000005): Promise<void> {
-  const res = await t.fetch(`/api/maps/${slug}/systems`, {
-    method: 'POST',
-    token: key,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ solar_system_id: solarSystemId, position_x: ++x, position_y: 1 }),
-  });
-  expect(res.status).toBeLessThan(300);
-}
 
 const isEvent = (f: Frame) => f.id !== undefined;
 const envelopeOf = (f: Frame) => JSON.parse(f.data!) as { id: string; type: string; map_id: string; ts: string; payload: Record<string, unknown> };
@@ -90,7 +80,7 @@ describe('GET /api/maps/{map_id}/events/stream', () => {
     const hello = JSON.parse(connected!.data!) as Record<string, unknown>;
     expect(Object.keys(hello).sort()).toEqual(['last_event_id', 'map_id', 'server_time']);
     expect(hello.map_id).toBe(mapId);
-    await change();
+    await moveSystem(t, slug, key);
     const [frame] = await c.waitFor(isEvent);
     expect(frame!.event).toBeUndefined();
     const e = envelopeOf(frame!);
@@ -106,7 +96,7 @@ describe('GET /api/maps/{map_id}/events/stream', () => {
   it('sends only the requested types', async () => {
     const c = await stream('?events=map_kill');
     await c.waitFor((f) => f.event === 'connected');
-    await change();
+    await moveSystem(t, slug, key);
     const res = await t.fetch(`/api/maps/${slug}/kills`, {
       method: 'POST',
       token: key,
@@ -124,11 +114,11 @@ describe('GET /api/maps/{map_id}/events/stream', () => {
   it('resumes after last_event_id (query over header) in order, then live, without gap or duplicate', async () => {
     const first = await stream();
     await first.waitFor((f) => f.event === 'connected');
-    for (let i = 0; i < 5; i++) await change();
+    for (let i = 0; i < 5; i++) await moveSystem(t, slug, key);
     const seen = (await first.waitFor(isEvent, 5)).slice(-5).map((f) => f.id!);
     first.close();
     const resumed = await stream(`?last_event_id=${seen[1]}`, { 'last-event-id': seen[3]! });
-    await change();
+    await moveSystem(t, slug, key);
     const frames = await resumed.waitFor(isEvent, 4);
     const ids = frames.map((f) => f.id!);
     expect(ids.slice(0, 3)).toEqual(seen.slice(2));
@@ -182,13 +172,13 @@ describe('GET /api/maps/{map_id}/events/stream', () => {
       es.onerror = () => undefined;
       setTimeout(() => reject(new Error('no connected event')), 5000);
     });
-    for (let i = 0; i < 3; i++) await change();
+    for (let i = 0; i < 3; i++) await moveSystem(t, slug, key);
     const deadline = Date.now() + 10_000;
     while (received.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     // The server drops every stream connection; the client reconnects with Last-Event-ID.
     const streamRole = t.server.roles.get('stream') as StreamHandle;
     for (const s of streamRole.service.open) s.close('shutdown');
-    for (let i = 0; i < 3; i++) await change();
+    for (let i = 0; i < 3; i++) await moveSystem(t, slug, key);
     while (received.length < 6 && Date.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 20));
     es.close();
     expect(received.length).toBe(6);
@@ -221,7 +211,7 @@ describe('the reference-client stream profile of a key', () => {
     const spec = await stream();
     open.push(ref);
     await Promise.all([ref.waitFor((f) => f.event === 'connected'), spec.waitFor((f) => f.event === 'connected')]);
-    await change();
+    await moveSystem(t, slug, key);
     const [r] = await ref.waitFor(isEvent);
     const [s] = await spec.waitFor(isEvent);
     expect(r!.id).toBe(s!.id);

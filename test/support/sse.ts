@@ -71,3 +71,24 @@ export async function openStream(url: string, init: RequestInit = {}): Promise<S
     close: () => abort.abort(),
   };
 }
+
+let moves = 0;
+
+/**
+ * One change of a map through the editing API (it adds Thera, or moves it): one add_system or
+ * system_metadata_changed event each time, for tests that watch a stream.
+ */
+export async function moveSystem(
+  server: { fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response> },
+  slug: string,
+  key: string,
+  solarSystemId = 31000005,
+): Promise<void> {
+  const res = await server.fetch(`/api/maps/${slug}/systems`, {
+    method: 'POST',
+    token: key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ solar_system_id: solarSystemId, position_x: ++moves, position_y: 1 }),
+  });
+  if (res.status >= 300) throw new Error(`POST /api/maps/${slug}/systems answered ${res.status}: ${await res.text()}`);
+}
