@@ -8,7 +8,7 @@ NODE_DEP := .node/node_modules/.bin/node
 endif
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help node install build run serve test typecheck lint format check tsoa migrate sde-import bench-api bench-events clean
+.PHONY: help node install build run serve test typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream clean
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -57,6 +57,9 @@ test: build ## run every test tier against the machine's PostgreSQL and Redis
 
 bench-api: build ## REST read benchmark against a bare node:http + pg baseline
 	node scripts/bench-api.mjs
+
+bench-stream: build ## event stream: idle connections, fan-out latency, saturation, connects/s against a bare node:http SSE fan-out
+	node scripts/bench-stream.mjs
 
 bench-events: build ## event pipeline benchmark (commit → relay → Redis XADD) against a raw INSERT + XADD baseline
 	node scripts/bench-events.mjs
