@@ -38,8 +38,8 @@ export interface HubOptions {
   maxBufferedBytes: number;
   /** The tail may have missed events: the owner backfills the connection again from its last id. */
   onResync: (sink: StreamSink, lastId: string | null) => void;
-  /** Each live event written to a connection (for the delivery counter and latency). */
-  onDelivered?: (e: EventEnvelope) => void;
+  /** A live event and how many connections it was written to (for the delivery counter and latency). */
+  onDelivered?: (e: EventEnvelope, connections: number) => void;
   onSlowConsumer?: () => void;
 }
 
@@ -96,7 +96,7 @@ export class StreamHub {
     if (!m || m.queue === null) return;
     const queued = m.queue;
     m.queue = null;
-    for (const e of queued) this.send(m, e, eventFrame(e, sink.compat));
+    for (const e of queued) if (this.send(m, e, eventFrame(e, sink.compat))) this.opts.onDelivered?.(e, 1);
   }
 
   /** Back to backfilling (after a resync): live events are queued again. */
@@ -124,27 +124,31 @@ export class StreamHub {
     // Built at most once per profile, whatever the number of connections.
     let plain: string | undefined;
     let compat: string | undefined;
+    let written = 0;
     for (const m of set) {
       if (m.queue) {
         m.queue.push(e);
         continue;
       }
       const frame = m.sink.compat ? (compat ??= eventFrame(e, true)) : (plain ??= eventFrame(e));
-      this.send(m, e, frame);
+      if (this.send(m, e, frame)) written++;
     }
+    // Counted once per event, not per connection: at tens of thousands of writes a second it shows.
+    if (written) this.opts.onDelivered?.(e, written);
   }
 
-  private send(m: Member, e: EventEnvelope, frame: string): void {
-    if (m.lastId !== null && e.id <= m.lastId) return;
+  /** Writes the frame unless the connection has it already or filters it out; true when written. */
+  private send(m: Member, e: EventEnvelope, frame: string): boolean {
+    if (m.lastId !== null && e.id <= m.lastId) return false;
     m.lastId = e.id;
-    if (!matchesFilter(m.sink.filter, e.type)) return;
+    if (!matchesFilter(m.sink.filter, e.type)) return false;
     m.sink.write(frame);
-    this.opts.onDelivered?.(e);
     if (m.sink.bufferedBytes() > this.opts.maxBufferedBytes) {
       this.leave(m.sink);
       this.opts.onSlowConsumer?.();
       m.sink.close('slow_consumer');
     }
+    return true;
   }
 
   private resyncAll(): void {

@@ -46,8 +46,8 @@ export const streamRole: Role<StreamHandle> = {
           () => sink.close('resync_failed'),
         );
       },
-      onDelivered: (e) => {
-        metrics.delivered.inc();
+      onDelivered: (e, connections) => {
+        metrics.delivered.inc(connections);
         metrics.latency.observe(Math.max(0, Date.now() - Date.parse(e.ts)) / 1000);
       },
       onSlowConsumer: () => metrics.slowConsumers.inc(),
@@ -116,6 +116,7 @@ export const streamRole: Role<StreamHandle> = {
       async stop() {
         await handle.stopAccepting();
         clearInterval(sweep);
+        streams.stop();
         hub.stop();
         await caps.close();
       },

@@ -43,13 +43,31 @@ export interface StreamDeps {
 export interface OpenStream extends StreamSink {
   readonly principal: MapKeyPrincipal;
   readonly token: string;
+  /** When a frame was last written (keepalives fill the silences). */
+  readonly lastWrite: number;
 }
 
 export class StreamService {
   private accepting = true;
   readonly open = new Set<OpenStream>();
+  /** One timer for every connection's keepalive (thousands of timers would cost more than the frames). */
+  private readonly keepalive: NodeJS.Timeout;
 
-  constructor(private readonly d: StreamDeps) {}
+  constructor(private readonly d: StreamDeps) {
+    this.keepalive = setInterval(
+      () => {
+        const idleSince = Date.now() - d.config.streamKeepaliveMs;
+        for (const s of this.open) if (s.lastWrite <= idleSince) s.write(KEEPALIVE_FRAME);
+      },
+      Math.max(100, Math.floor(d.config.streamKeepaliveMs / 3)),
+    );
+    this.keepalive.unref();
+  }
+
+  /** Stops the keepalive timer (the role's stop). */
+  stop(): void {
+    clearInterval(this.keepalive);
+  }
 
   /** From now on new streams are refused with 503 (the process is shutting down). */
   stopAccepting(): void {
@@ -126,17 +144,17 @@ export class StreamService {
     });
     res.flushHeaders();
     req.socket.setNoDelay(true);
-    let lastWrite = Date.now();
     let ended = false;
-    const sink: OpenStream = {
+    const sink: OpenStream & { lastWrite: number } = {
       mapId: s.mapId,
       filter: s.filter,
       compat: s.compat,
       principal: s.principal,
       token: s.token,
+      lastWrite: Date.now(),
       write(frame) {
         if (ended) return;
-        lastWrite = Date.now();
+        sink.lastWrite = Date.now();
         res.write(frame);
       },
       bufferedBytes: () => res.writableLength,
@@ -144,17 +162,9 @@ export class StreamService {
         if (!ended) res.destroy();
       },
     };
-    const keepalive = setInterval(
-      () => {
-        if (Date.now() - lastWrite >= config.streamKeepaliveMs) sink.write(KEEPALIVE_FRAME);
-      },
-      Math.max(100, Math.floor(config.streamKeepaliveMs / 3)),
-    );
-    keepalive.unref();
     const finish = () => {
       if (ended) return;
       ended = true;
-      clearInterval(keepalive);
       hub.leave(sink);
       this.open.delete(sink);
       metrics.clients.dec();
