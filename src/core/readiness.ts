@@ -1,3 +1,5 @@
+import { passesWithin } from '../deadline.js';
+
 /** One readiness check of a process: the core's (database, Redis) or a role's. */
 export interface ReadinessCheck {
   name: string;
@@ -10,15 +12,16 @@ export const READINESS_DEADLINE_MS = 800;
 /** Runs every check at once, each bounded by the deadline; a check that throws or is late is false. */
 export async function runReadiness(checks: readonly ReadinessCheck[], deadlineMs = READINESS_DEADLINE_MS): Promise<Record<string, boolean>> {
   const results = await Promise.all(
-    checks.map(async (c) => {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), deadlineMs);
-      });
-      const ok = await Promise.race([c.check().catch(() => false), late]);
-      clearTimeout(timer);
-      return [c.name, ok] as const;
-    }),
+    checks.map(
+      async (c) =>
+        [
+          c.name,
+          await passesWithin(
+            c.check().then((ok) => ok || Promise.reject(new Error('not ready'))),
+            deadlineMs,
+          ),
+        ] as const,
+    ),
   );
   return Object.fromEntries(results);
 }

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from '../log.js';
+import { withDeadline } from '../deadline.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -78,9 +79,9 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
       );
     });
   }
-  await withTimeout(pg.start(), START_TIMEOUT_MS).catch(async (err: unknown) => {
+  await withDeadline(pg.start(), START_TIMEOUT_MS, 'the embedded PostgreSQL start (no "ready" message)').catch(async (err: unknown) => {
     // stop() waits for an exit event that a server which already exited never sends again.
-    await withTimeout(pg.stop(), 5_000).catch(() => undefined);
+    await withDeadline(pg.stop(), 5_000, 'stopping the embedded PostgreSQL').catch(() => undefined);
     throw startFailure(recent, err, port, databaseDir);
   });
   if (!existsSync(marker)) {
@@ -162,18 +163,6 @@ function lastLines(recent: string[], err: unknown): string {
   const picked = (serious.length ? serious : recent).slice(-2).join(' / ');
   const own = err instanceof Error ? err.message : err === undefined ? '' : String(err);
   return (picked || own || 'it exited without a message').slice(0, 500);
-}
-
-async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no "ready" message within ${ms / 1000} s`)), ms);
-  });
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Reads a secret kept under the data directory, creating it (mode 0600) on first use. */

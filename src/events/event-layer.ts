@@ -5,7 +5,7 @@ import type { RedisConnections } from '../core/redis.js';
 import type { EventConsumer, EventHistory, EventPublisher, EventTail } from './transport/types.js';
 import { RedisEventHistory, RedisEventPublisher, RedisEventTail } from './transport/redis.js';
 import { MemoryEventHistory, MemoryEventPublisher, MemoryEventStore, MemoryEventTail } from './transport/memory.js';
-import { DurableEventConsumer, type Execute } from './transport/consumer.js';
+import { DurableEventConsumer } from './transport/consumer.js';
 
 export interface EventLayerOptions {
   orm: Orm;
@@ -53,9 +53,7 @@ export class EventLayer {
 
   /** A durable consumer named `name` (its position is shared by every process using that name). */
   async consumer(name: string): Promise<EventConsumer> {
-    const db = dbOf(this.o.orm);
-    const execute: Execute = (sql, params) => db.all(sql, params ?? []);
-    const consumer = new DurableEventConsumer(execute, name, await this.tail());
+    const consumer = new DurableEventConsumer(dbOf(this.o.orm), name, await this.tail());
     this.consumers.push(consumer);
     return consumer;
   }

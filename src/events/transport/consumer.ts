@@ -1,10 +1,8 @@
+import type { Db } from '../../db/db.js';
 import type { EventEnvelope } from '../envelope.js';
 import type { EventType } from '../catalog.js';
 import type { EventConsumer, EventTail } from './types.js';
 import { Alarm } from '../alarm.js';
-
-/** Runs one SQL statement (positional `?` parameters) and returns its rows. */
-export type Execute = <T extends object>(sql: string, params?: unknown[]) => Promise<T[]>;
 
 interface EventRow {
   event_id: string;
@@ -31,7 +29,7 @@ export class DurableEventConsumer implements EventConsumer {
   private started: Promise<void> | undefined;
 
   constructor(
-    private readonly execute: Execute,
+    private readonly db: Db,
     private readonly name: string,
     tail: EventTail,
   ) {
@@ -54,7 +52,7 @@ export class DurableEventConsumer implements EventConsumer {
   }
 
   async next(max: number, waitMs: number): Promise<EventEnvelope[]> {
-    this.started ??= this.execute('insert into event_consumers (name) values (?) on conflict (name) do nothing', [this.name]).then(() => undefined);
+    this.started ??= this.db.run('insert into event_consumers (name) values (?) on conflict (name) do nothing', [this.name]).then(() => undefined);
     await this.started;
     const deadline = Date.now() + waitMs;
     for (;;) {
@@ -74,7 +72,7 @@ export class DurableEventConsumer implements EventConsumer {
     for (const e of events) if ((last.get(e.map_id) ?? '') < e.id) last.set(e.map_id, e.id);
     if (last.size === 0) return;
     const maps = [...last.keys()];
-    await this.execute(
+    await this.db.run(
       `insert into event_consumer_positions (consumer, map_id, last_event_id)
        select ?, v.map_id, v.id from jsonb_to_recordset(?::jsonb) as v(map_id uuid, id text)
        on conflict (consumer, map_id) do update set last_event_id = greatest(event_consumer_positions.last_event_id, excluded.last_event_id), updated_at = clock_timestamp()`,
@@ -106,7 +104,7 @@ export class DurableEventConsumer implements EventConsumer {
    */
   private async fromLog(max: number): Promise<EventEnvelope[]> {
     const handed = [...this.handedOut.entries()];
-    const rows = await this.execute<EventRow>(
+    const rows = await this.db.all<EventRow>(
       `select e.event_id, e.map_id, e.type, e.payload, (extract(epoch from e.created_at) * 1000)::bigint as created_ms
        from map_events e
        join event_consumers c on c.name = ?
