@@ -42,7 +42,7 @@ export const workerRole: Role<WorkerHandle> = {
       disableAfter: config.webhookDisableAfter,
       concurrency: config.webhookConcurrency,
       perSubscription: config.webhookConcurrencyPerSubscription,
-      leaseMs: config.webhookTimeoutMs + 20_000,
+      leaseMs: config.webhookTimeoutMs + 5_000,
       pollMs: 250,
       attemptsRetentionDays: config.webhookAttemptsRetentionDays,
     });
