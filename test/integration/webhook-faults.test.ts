@@ -146,6 +146,27 @@ describe('webhook delivery under faults', () => {
     await w2.stop();
   }, 60_000);
 
+  it('keeps a scheduled retry through a worker restart', async () => {
+    const { map, key, receiver } = await subscribedMap();
+    receiver.reply = ({ count }) => (count === 1 ? { status: 503, headers: { 'retry-after': '3' } } : { status: 200 });
+    let w = startWorker();
+    await w.waitForLog('worker role started: delivering webhooks');
+    await moveSystem(t, map.slug, key, SYSTEMS[0]);
+    await receiver.waitFor(1, 10_000, (r) => r.status === 503);
+    // The outcome is recorded (a batch every 20 ms), then the worker goes away before the retry is due.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await w.stop()).toBe(0);
+    w = startWorker();
+    await w.waitForLog('worker role started: delivering webhooks');
+    const [ok] = await receiver.waitFor(1, 15_000);
+    const first = receiver.received[0]!;
+    expect(ok!.headers['x-service-event-id']).toBe(first.headers['x-service-event-id']);
+    expect(ok!.headers['x-service-delivery-attempt']).toBe('2');
+    expect(ok!.at - first.at).toBeGreaterThanOrEqual(3_000);
+    expect(receiver.received).toHaveLength(2);
+    await w.stop();
+  }, 60_000);
+
   it('delivers events written while Redis was down, once it is back', async () => {
     const { map, key, receiver } = await subscribedMap();
     const w = startWorker();
