@@ -35,6 +35,7 @@ function newPhase(name) {
     first: Infinity,
     last: -Infinity,
     hangRequests: 0,
+    connections: 0,
     unparsable: 0,
     verified: { checked: 0, ok: 0, failed: 0 },
   };
@@ -67,6 +68,8 @@ function report(p, withKeys) {
     distinct: n,
     duplicates: p.duplicates,
     hangRequests: p.hangRequests,
+    // TCP connections opened during the phase (with keep-alive, few).
+    connections: p.connections,
     unparsable: p.unparsable,
     first: Number.isFinite(p.first) ? p.first : null,
     last: Number.isFinite(p.last) ? p.last : null,
@@ -139,6 +142,7 @@ const server = http.createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }
   });
 });
 server.maxHeadersCount = 100;
+server.on('connection', () => current.connections++);
 server.listen(port, '127.0.0.1', () => process.stdout.write(`receiver listening on ${port}\n`));
 
 const stop = () => {
