@@ -566,7 +566,9 @@ async function main() {
         `${fmt(iso.rate, 0)}/s with ${iso.hungSubscriptions} of ${subSeq} subscriptions timing out: healthy p50 / p99 (all healthy: p99 ${fmt(iso.healthyP99Ms, 1)} ms)`,
         `${fmt(iso.latencyMs.p50, 1)} / ${fmt(iso.latencyMs.p99, 1)} ms (×${fmt(iso.latencyMs.p99 / iso.healthyP99Ms, 1)})`,
         '≤ 2×',
-        verdict(iso.latencyMs.p99 <= 2 * iso.healthyP99Ms),
+        iso.healthyP99Ms > 50
+          ? `${verdict(iso.latencyMs.p99 <= 2 * iso.healthyP99Ms)} (against an all-healthy p99 that misses its own target)`
+          : verdict(iso.latencyMs.p99 <= 2 * iso.healthyP99Ms),
       ]);
     }
     const header = ['measure', 'figure', 'target', ''];
