@@ -8,7 +8,7 @@ NODE_DEP := .node/node_modules/.bin/node
 endif
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help node install build run serve test typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream clean
+.PHONY: help node install build run serve test typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-webhooks clean
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -63,6 +63,9 @@ bench-stream: build ## event stream: idle connections, fan-out latency, saturati
 
 bench-events: build ## event pipeline benchmark (commit → relay → Redis XADD) against a raw INSERT + XADD baseline
 	node scripts/bench-events.mjs
+
+bench-webhooks: build ## webhook delivery: one worker process against a local receiver (saturation, latency, a timing-out tenth), against a bare sign-and-POST loop
+	node scripts/bench-webhooks.mjs
 
 clean: ## remove build output (keeps data/)
 	rm -rf dist node_modules/.vitest-cache .test-results

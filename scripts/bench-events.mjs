@@ -45,85 +45,45 @@
 //   BENCH_KEEP_DB=1      keep the database after the run
 //   BENCH_JSON=path      also write the results as JSON
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
-import { deleteKeys, dropDatabase, freePort, recreateDatabase, startChild, waitReady } from './bench-support.mjs';
+import {
+  backendsCpu,
+  backendsDelta,
+  databaseBackends,
+  deleteKeys,
+  distribution,
+  drive,
+  dropDatabase,
+  freePort,
+  intEnv,
+  killInput,
+  machineCpu,
+  nowMs,
+  procCpu,
+  recreateDatabase,
+  seedSolarSystem,
+  sleep,
+  SOLAR_SYSTEM,
+  startChild,
+  SYSTEM_NAME,
+  toKillInput,
+  waitReady,
+} from './bench-support.mjs';
 import { createClient } from 'redis';
 import { ulid } from 'ulid';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (msg) => process.stderr.write(`[bench-events] ${msg}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Wall-clock milliseconds with sub-millisecond resolution (comparable with Redis stream ids on this machine). */
-const nowMs = () => performance.timeOrigin + performance.now();
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
-
-function intEnv(name, def, min = 1) {
-  const text = process.env[name];
-  if (text === undefined || text === '') return def;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min} (got "${text}")`);
-  return n;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Database and Redis housekeeping
-// ---------------------------------------------------------------------------------------------------
-
-// ---------------------------------------------------------------------------------------------------
-// CPU accounting (Linux /proc; figures are NaN elsewhere)
-// ---------------------------------------------------------------------------------------------------
-
-function procCpu(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime (USER_HZ = 100)
-  } catch {
-    return NaN;
-  }
-}
-
-/** CPU seconds so far of each PostgreSQL backend in `pids`. */
-function backendsCpu(pids) {
-  const out = new Map();
-  for (const pid of pids) {
-    const c = procCpu(pid);
-    if (Number.isFinite(c)) out.set(pid, c);
-  }
-  return out;
-}
-
-/** CPU seconds the backends used between two snapshots (a backend that appeared since counts in full). */
-function backendsDelta(before, after) {
-  let total = 0;
-  for (const [pid, c] of after) total += c - (before.get(pid) ?? 0);
-  return total;
-}
-
-/** Machine-wide busy and total jiffies from /proc/stat. */
-function machineCpu() {
-  try {
-    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    const idle = f[3] + (f[4] ?? 0);
-    const total = f.reduce((a, b) => a + b, 0);
-    return { idle, total };
-  } catch {
-    return { idle: NaN, total: NaN };
-  }
-}
 
 function cpuStart(relayPid, pgPids) {
   const u = process.cpuUsage();
   return { wall: nowMs(), bench: (u.user + u.system) / 1e6, relay: relayPid ? procCpu(relayPid) : NaN, pg: backendsCpu(pgPids), machine: machineCpu() };
-}
-
-/** Backend pids of the benchmark database (every session: writers, relay, baseline). */
-async function databaseBackends(pool) {
-  return (await pool.query('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => r.pid);
 }
 
 /**
@@ -151,46 +111,6 @@ function cpuSince(s, relayPid, pgPids, events) {
 // Workload
 // ---------------------------------------------------------------------------------------------------
 
-/** A kill as test/support/factories.ts killInput() builds it (the same shape and sizes). */
-function killInput(killmailId, solarSystemId) {
-  return {
-    killmailId,
-    killTime: new Date(Date.now() - 3600_000),
-    solarSystemId,
-    attackerCount: 3,
-    npc: false,
-    totalValue: 150_000_000.5,
-    finalBlowAllianceId: 99000001,
-    finalBlowCharId: 2112000001,
-    finalBlowCorpId: 98000001,
-    finalBlowShipTypeId: 17715,
-    finalBlowAllianceTicker: 'ALLY',
-    finalBlowCharName: 'Killer',
-    finalBlowCorpTicker: 'CORP',
-    finalBlowShipName: 'Gila',
-    victimAllianceId: null,
-    victimCharId: 2112000002,
-    victimCorpId: 98000002,
-    victimShipTypeId: 11188,
-    victimCharName: 'Victim',
-    victimCorpTicker: 'VICT',
-    victimShipName: 'Anathema',
-    zkb: {
-      awox: false,
-      destroyedValue: 100_000_000,
-      droppedValue: 50_000_000.5,
-      fittedValue: 120_000_000,
-      hash: 'abc123',
-      labels: ['pvp', 'solo'],
-      locationID: 40000001,
-      npc: false,
-      points: 12,
-      solo: true,
-      totalValue: 150_000_000.5,
-    },
-  };
-}
-
 /** The payload the product's map_kill event carries (src/maps/event-payloads.ts), for the baseline. */
 function killPayload(k, systemName) {
   return {
@@ -201,36 +121,6 @@ function killPayload(k, systemName) {
     victim: { name: k.victimCharName, ship: k.victimShipName, corporation: k.victimCorpTicker },
     value: k.totalValue,
   };
-}
-
-const SOLAR_SYSTEM = 31_000_001;
-const SYSTEM_NAME = 'BENCH-J100001';
-
-/**
- * Runs `count` operations over `writers` concurrent loops. With `rate`, operation i starts no earlier than
- * t0 + i/rate (paced; a late loop catches up at once). Stops early at `deadline` (ms, nowMs clock).
- */
-async function drive({ count, writers, rate, deadline, op }) {
-  let next = 0;
-  let done = 0;
-  const t0 = nowMs() + 5;
-  const interval = rate ? 1000 / rate : 0;
-  await Promise.all(
-    Array.from({ length: writers }, async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= count || (deadline && nowMs() > deadline)) return;
-        if (rate) {
-          // Timer resolution (~1 ms) is enough at these rates; no busy-wait (it would take a core from the system under test).
-          const wait = t0 + i * interval - nowMs();
-          if (wait > 0) await sleep(Math.round(wait));
-        }
-        await op(i);
-        done++;
-      }
-    }),
-  );
-  return done;
 }
 
 /**
@@ -287,16 +177,6 @@ class StreamReader {
       await sleep(20);
     }
   }
-}
-
-function percentile(sorted, q) {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
-function distribution(values) {
-  const s = [...values].sort((a, b) => a - b);
-  return { n: s.length, p50: percentile(s, 0.5), p99: percentile(s, 0.99), max: s.at(-1) ?? NaN };
 }
 
 /** Summarizes one run: commits (tag → commit time) against the reader's arrivals. */
@@ -453,16 +333,7 @@ async function main() {
       alliance_ticker: null,
     };
     await platform.admin.upsertCharacter(owner);
-    // The kills' solar system as static data (the batch write path checks kills against it).
-    await em()
-      .getConnection()
-      .execute(
-        `insert into solar_systems (solar_system_id, solar_system_name, solar_system_name_lc, region_id, region_name, constellation_id,
-         constellation_name, true_security, security, system_class, class_title, type_description, sun_type_id)
-       values (?, ?, lower(?), 11000001, 'A-R00001', 21000001, 'A-C00001', -0.99, '-1.0', 1, 'C1', 'Class 1', 34)
-       on conflict (solar_system_id) do nothing`,
-        [SOLAR_SYSTEM, SYSTEM_NAME, SYSTEM_NAME],
-      );
+    await seedSolarSystem(em());
     const maps = [];
     for (let i = 0; i < mapCount; i++) {
       const created = await platform.admin.createMap({ slug: `bench-events-${i}`, name: `Events ${i}`, owner_eve_id: owner.eve_id });
@@ -565,30 +436,6 @@ async function main() {
     // and their map_kill events (a killboard feed delivers kills in batches).
     // The map key of each map, as the API's authentication would establish it (imports are not attributed).
     const keyOf = (mapId) => ({ kind: 'map_key', keyId: 'bench', mapId, characterId: '' });
-    const toKillInput = (k) => ({
-      killmail_id: k.killmailId,
-      kill_time: k.killTime,
-      solar_system_id: k.solarSystemId,
-      attacker_count: k.attackerCount,
-      npc: k.npc,
-      total_value: k.totalValue,
-      final_blow_alliance_id: k.finalBlowAllianceId,
-      final_blow_char_id: k.finalBlowCharId,
-      final_blow_corp_id: k.finalBlowCorpId,
-      final_blow_ship_type_id: k.finalBlowShipTypeId,
-      final_blow_alliance_ticker: k.finalBlowAllianceTicker,
-      final_blow_char_name: k.finalBlowCharName,
-      final_blow_corp_ticker: k.finalBlowCorpTicker,
-      final_blow_ship_name: k.finalBlowShipName,
-      victim_alliance_id: k.victimAllianceId,
-      victim_char_id: k.victimCharId,
-      victim_corp_id: k.victimCorpId,
-      victim_ship_type_id: k.victimShipTypeId,
-      victim_char_name: k.victimCharName,
-      victim_corp_ticker: k.victimCorpTicker,
-      victim_ship_name: k.victimShipName,
-      zkb: k.zkb,
-    });
     const batchSize = intEnv('BENCH_BATCH', 20);
     const productBatchOp = (commits) => async (i) => {
       const ids = Array.from({ length: batchSize }, () => killSeq++);

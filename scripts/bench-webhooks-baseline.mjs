@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// The baseline of `make bench-webhooks` (scripts/bench-webhooks.mjs), in a process of its own: a bare
+// loop that signs and POSTs the same bodies to the same receiver with the same HTTP client as the
+// product's sender (src/webhooks/sender.ts: axios with the same options, one keep-alive agent with its
+// socket limits, the response body drained, the same headers, HMAC-SHA256 signing with the product's
+// signer), `concurrency` requests in flight. No queue, no leases, no recording.
+//
+//   node scripts/bench-webhooks-baseline.mjs <job.json>
+//   job: { dist, concurrency, timeoutMs, maxSockets, maxFreeSockets, userAgent, requests: [{ url, secret, body, eventId, eventType }] }
+// Prints one JSON line: { sent, ok, failed, seconds, perSecond, cpuSeconds }.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import axios from 'axios';
+
+const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const { signingHeaders } = await import(pathToFileURL(path.join(job.dist, 'webhooks/signer.js')).href);
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: job.maxSockets, maxFreeSockets: job.maxFreeSockets, timeout: 60_000 });
+const client = axios.create({
+  maxRedirects: 0,
+  timeout: job.timeoutMs,
+  validateStatus: () => true,
+  responseType: 'stream',
+  transformRequest: [(data) => data],
+  decompress: false,
+  proxy: false,
+  transitional: { clarifyTimeoutError: true },
+});
+
+async function send(r) {
+  const body = Buffer.from(r.body, 'utf8');
+  const signal = AbortSignal.timeout(job.timeoutMs);
+  try {
+    const res = await client.post(r.url, body, {
+      signal,
+      httpAgent: agent,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': job.userAgent,
+        ...signingHeaders(r.secret, body),
+        'x-service-event-id': r.eventId,
+        'x-service-event-type': r.eventType,
+        'x-service-delivery-attempt': '1',
+      },
+    });
+    for await (const chunk of res.data) void chunk;
+    return res.status >= 200 && res.status < 300;
+  } catch {
+    return false;
+  }
+}
+
+let next = 0;
+let ok = 0;
+let failed = 0;
+const started = performance.now();
+const cpu = process.cpuUsage();
+await Promise.all(
+  Array.from({ length: job.concurrency }, async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= job.requests.length) return;
+      if (await send(job.requests[i])) ok++;
+      else failed++;
+    }
+  }),
+);
+const seconds = (performance.now() - started) / 1000;
+const { user, system } = process.cpuUsage(cpu);
+agent.destroy();
+const result = { sent: job.requests.length, ok, failed, seconds, perSecond: job.requests.length / seconds, cpuSeconds: (user + system) / 1e6 };
+process.stdout.write(`${JSON.stringify(result)}\n`);
