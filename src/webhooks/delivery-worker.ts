@@ -44,7 +44,7 @@ export interface DeliveryWorkerOptions {
 const PLAN_BATCH = 500;
 const FLUSH_EVERY_MS = 20;
 const FLUSH_MAX = 500;
-const SWEEP_EVERY_MS = 60 * 60_000;
+const SWEEP_EVERY_MS = 5 * 60_000;
 
 interface Finished {
   delivery: ClaimedDelivery;
@@ -74,6 +74,8 @@ export class DeliveryWorker {
   private readonly inFlightBySub = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
   private readonly secrets = new Map<string, string>();
+  /** Subscriptions whose last attempt in this worker failed. */
+  private readonly failing = new Set<string>();
   private finished: Finished[] = [];
   private inFlight = 0;
   private running = false;
@@ -151,7 +153,7 @@ export class DeliveryWorker {
       try {
         const free = this.o.concurrency - this.inFlight;
         if (free > 0) {
-          const claimed = await this.deliveries.claim(this.o.db, this.owner, this.o.leaseMs, free, this.o.perSubscription, this.inFlightBySub);
+          const claimed = await this.deliveries.claim(this.o.db, this.owner, this.o.leaseMs, free, this.o.perSubscription, this.busy());
           for (const d of claimed) this.begin(d);
           full = claimed.length === free;
         }
@@ -164,6 +166,17 @@ export class DeliveryWorker {
       // More may be due at once when the claim was full and slots free up; else wait for news.
       if (!this.wanted && !(full && this.inFlight < this.o.concurrency)) await this.dispatchAlarm.sleep(this.o.pollMs);
     }
+  }
+
+  /**
+   * Slots each subscription holds, for the claim: a subscription whose last attempt here failed gets one
+   * attempt at a time until one succeeds, so receivers that hang or refuse cannot take the slots of
+   * healthy ones.
+   */
+  private busy(): Map<string, number> {
+    const busy = new Map(this.inFlightBySub);
+    for (const id of this.failing) busy.set(id, (busy.get(id) ?? 0) + this.o.perSubscription - 1);
+    return busy;
   }
 
   private begin(d: ClaimedDelivery): void {
@@ -179,7 +192,8 @@ export class DeliveryWorker {
         else this.inFlightBySub.delete(d.subscription_id);
         this.o.metrics.inFlight.set(this.inFlight);
         this.attempts.delete(p);
-        this.wake();
+        // Claim again once a quarter of the slots are free (or work was announced), not per slot.
+        if (this.inFlight <= this.o.concurrency * 0.75) this.wake();
       });
     this.attempts.add(p);
   }
@@ -198,6 +212,8 @@ export class DeliveryWorker {
     const m = this.o.metrics;
     m.deliveries.inc({ outcome: result.ok ? 'success' : 'failure', status_class: result.status === null ? 'none' : `${Math.floor(result.status / 100)}xx` });
     m.attemptDuration.observe(result.durationMs / 1000);
+    if (result.ok) this.failing.delete(d.subscription_id);
+    else if (this.failing.size < 100_000) this.failing.add(d.subscription_id);
     let outcome: DeliveryOutcome;
     if (result.ok) {
       m.eventToDelivered.observe(Math.max(0, Date.now() - d.event_at_ms) / 1000);

@@ -83,9 +83,10 @@ export class DeliveryRepository {
 
   /**
    * Leases due deliveries of active subscriptions on maps whose webhooks are on, at most
-   * `perSubscription - inFlight` per subscription and `limit` in all, skipping rows another worker
-   * holds. The subscriptions looked at are those of the oldest due deliveries (bounded), so the cost
-   * does not grow with the number of subscriptions.
+   * `perSubscription - inFlight` per subscription and `limit` in all. Candidates are read without
+   * locks and leased by one update that checks them again under the row lock, so a row another worker
+   * leased meanwhile is skipped and rows not handed out are never locked. The subscriptions looked at
+   * are those of the oldest due deliveries (bounded), so the cost does not grow with their number.
    */
   async claim(
     db: Db,
@@ -112,12 +113,13 @@ export class DeliveryRepository {
            select d.id, d.next_attempt_at from webhook_deliveries d
            where d.subscription_id = s.id and d.state = 'pending' and d.next_attempt_at <= now()
              and (d.lease_until is null or d.lease_until < now())
-           order by d.next_attempt_at limit greatest(0, ? - coalesce(busy.n, 0))
-           for update of d skip locked) x
+           order by d.next_attempt_at limit greatest(0, ? - coalesce(busy.n, 0))) x
          order by x.next_attempt_at limit ?)
        update webhook_deliveries d set lease_owner = ?, lease_until = now() + make_interval(secs => ? / 1000.0)
        from picked, webhook_subscriptions s
        where d.id = picked.id and s.id = d.subscription_id
+         -- Re-checked under the row lock: a row another worker leased meanwhile is left to it.
+         and d.state = 'pending' and (d.lease_until is null or d.lease_until < now())
        returning d.id::text as id, d.subscription_id, d.map_id, d.event_id, d.event_type,
          (extract(epoch from d.event_at) * 1000)::float8 as event_at_ms, d.body, d.attempts, s.url, s.secret_encrypted`,
       [JSON.stringify([...inFlight].map(([id, n]) => ({ id, n }))), perSubscription, limit, owner, leaseMs],
@@ -244,8 +246,12 @@ export class DeliveryRepository {
     return { pending: Number(r?.n ?? 0), oldestAgeS: r?.age ?? 0 };
   }
 
-  /** Deletes, in batches, attempts and finished deliveries older than `days`. */
-  async prune(db: Db, days: number, batch = 5000): Promise<number> {
+  /**
+   * Deletes, in batches, attempts older than `days` and finished deliveries older than `finishedMinutes`
+   * (a finished delivery only guards against planning its event again, which happens only for events
+   * just read).
+   */
+  async prune(db: Db, days: number, finishedMinutes = 60, batch = 5000): Promise<number> {
     let total = 0;
     for (;;) {
       const n =
@@ -254,8 +260,8 @@ export class DeliveryRepository {
           [days, batch],
         )) +
         (await db.run(
-          `delete from webhook_deliveries where id in (select id from webhook_deliveries where state <> 'pending' and finished_at < now() - make_interval(days => ?) limit ?)`,
-          [days, batch],
+          `delete from webhook_deliveries where id in (select id from webhook_deliveries where state <> 'pending' and finished_at < now() - make_interval(mins => ?) limit ?)`,
+          [finishedMinutes, batch],
         ));
       total += n;
       if (n < batch) return total;

@@ -43,6 +43,8 @@ export interface DeliveryRequest {
 export interface SenderOptions {
   timeoutMs: number;
   allowInsecure: boolean;
+  /** Sockets per receiver address (open and idle); the worker passes its concurrency. */
+  maxSockets?: number;
   resolve?: Resolve;
 }
 
@@ -114,7 +116,15 @@ export class WebhookSender {
     const key = `${checked.url.protocol}//${checked.url.host}@${checked.address}`;
     let agent = this.agents.get(key);
     if (agent) return agent;
-    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 60_000, lookup: pinnedLookup(checked) };
+    // No cap per host below the worker's own concurrency: subscriptions on one host must not queue
+    // behind each other's slow requests, and idle sockets are kept for the next attempts.
+    const options = {
+      keepAlive: true,
+      maxSockets: this.opts.maxSockets ?? 1024,
+      maxFreeSockets: this.opts.maxSockets ?? 1024,
+      timeout: 60_000,
+      lookup: pinnedLookup(checked),
+    };
     agent = checked.url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
     this.agents.set(key, agent);
     if (this.agents.size > MAX_AGENTS) {

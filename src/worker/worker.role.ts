@@ -35,7 +35,7 @@ export const workerRole: Role<WorkerHandle> = {
       db,
       box: core.secrets.box,
       consumer: await core.events.consumer(WEBHOOK_CONSUMER),
-      sender: new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowInsecure: config.webhooksAllowInsecureUrls }),
+      sender: new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowInsecure: config.webhooksAllowInsecureUrls, maxSockets: config.webhookConcurrency }),
       log,
       metrics: webhookMetrics(core.metrics.registry, { backlog: () => deliveries.backlog(db), subscriptionsByState: () => subscriptions.countByState(db) }),
       retryWaitsMs: config.webhookRetryWaitsMs,
