@@ -8,7 +8,7 @@ NODE_DEP := .node/node_modules/.bin/node
 endif
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help node install build run serve test typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream clean
+.PHONY: help node install build run serve test test-cluster kube-tools typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-operator clean
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -52,8 +52,15 @@ format: install ## format src, test and scripts with Prettier
 check: build ## formatting, typecheck, lint, import circles, then every test
 	npm run --silent check
 
-test: build ## run every test tier against the machine's PostgreSQL and Redis
+test: build ## run every test tier against the machine's PostgreSQL and Redis (and a test Kubernetes control plane)
+	@node scripts/kube-tools.mjs >/dev/null || echo "!!!! Kubernetes binaries could not be built: the cluster tests will be SKIPPED"
 	node scripts/run-tests.mjs
+
+kube-tools: ## build kube-apiserver, kube-controller-manager and etcd, unpack kubectl and helm into .cache/kube/ (once)
+	node scripts/kube-tools.mjs
+
+test-cluster: build kube-tools ## only the cluster tests (chart, manifests, image, operator) against a real kube-apiserver
+	node scripts/run-tests.mjs test/cluster
 
 bench-api: build ## REST read benchmark against a bare node:http + pg baseline
 	node scripts/bench-api.mjs
