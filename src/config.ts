@@ -126,6 +126,38 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'SERVICE_WEBHOOKS_ENABLED', meaning: 'Enables webhook management and delivery', default: 'false', unit: 'boolean' },
   {
+    name: 'SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS',
+    meaning: 'Development and tests only: accept http:// webhook URLs and addresses that are not public (loopback, private, link-local…)',
+    default: 'false',
+    unit: 'boolean',
+  },
+  {
+    name: 'WEBHOOK_TIMEOUT_MS',
+    meaning: 'A delivery attempt fails when the receiver has not answered with a 2xx within this time',
+    default: '10000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'WEBHOOK_RETRY_WAITS',
+    meaning: 'Waits before attempts 2, 3, … (comma list; each gets 0–20 % jitter); their count + 1 is the number of attempts',
+    default: '1s,5s,30s,2m,10m,30m,1h,3h,6h',
+    unit: 'durations',
+  },
+  {
+    name: 'WEBHOOK_DISABLE_AFTER',
+    meaning: 'A subscription is set inactive after this many consecutive events exhausted their attempts',
+    default: '10',
+    unit: 'events',
+  },
+  { name: 'WEBHOOK_CONCURRENCY', meaning: 'Delivery attempts in flight per worker process', default: '128', unit: 'requests' },
+  {
+    name: 'WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION',
+    meaning: 'Delivery attempts in flight per subscription and worker process, so one slow receiver cannot take every slot',
+    default: '8',
+    unit: 'requests',
+  },
+  { name: 'WEBHOOK_ATTEMPTS_RETENTION_DAYS', meaning: 'Days the delivery attempt log is kept', default: '7', unit: 'days' },
+  {
     name: 'SERVICE_RATE_LIMIT_PER_MINUTE',
     meaning: 'API requests allowed per valid API key (or per client address without a valid key) per minute',
     default: '100',
@@ -205,6 +237,14 @@ export interface Config {
   streamBackfillMax: number;
   streamMaxBufferBytes: number;
   webhooksEnabled: boolean;
+  webhooksAllowInsecureUrls: boolean;
+  webhookTimeoutMs: number;
+  /** Waits before attempts 2, 3, … in milliseconds. */
+  webhookRetryWaitsMs: number[];
+  webhookDisableAfter: number;
+  webhookConcurrency: number;
+  webhookConcurrencyPerSubscription: number;
+  webhookAttemptsRetentionDays: number;
   rateLimitPerMinute: number;
   trustedProxies: string[];
   maxBodyBytes: number;
@@ -254,6 +294,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return false;
   };
   const optional = (name: string): string | undefined => raw(name) || undefined;
+  /** A comma list of durations: `250ms`, `5s`, `2m`, `1h`, or bare milliseconds. */
+  const durations = (name: string): number[] => {
+    const text = raw(name);
+    const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, '': 1 };
+    const out: number[] = [];
+    for (const part of text.split(',').map((p) => p.trim())) {
+      const m = /^(\d{1,9})(ms|s|m|h|)$/.exec(part);
+      if (!m) {
+        problems.push(`${name} must be a comma list of durations such as 1s,5s,30s,2m,1h (got "${text}")`);
+        return [];
+      }
+      out.push(Number(m[1]) * units[m[2]!]!);
+    }
+    if (out.length > 100) problems.push(`${name} may list at most 100 waits`);
+    return out;
+  };
 
   const port = int('PORT', 0, 65535);
   const host = raw('HOST');
@@ -307,6 +363,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamBackfillMax: int('STREAM_BACKFILL_MAX', 1, 10_000_000),
     streamMaxBufferBytes: int('STREAM_MAX_BUFFER_BYTES', 1024, 1024 * 1024 * 1024),
     webhooksEnabled: bool('SERVICE_WEBHOOKS_ENABLED'),
+    webhooksAllowInsecureUrls: bool('SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS'),
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 100, 600_000),
+    webhookRetryWaitsMs: durations('WEBHOOK_RETRY_WAITS'),
+    webhookDisableAfter: int('WEBHOOK_DISABLE_AFTER', 1, 1_000_000),
+    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 1, 100_000),
+    webhookConcurrencyPerSubscription: int('WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', 1, 10_000),
+    webhookAttemptsRetentionDays: int('WEBHOOK_ATTEMPTS_RETENTION_DAYS', 1, 3650),
     rateLimitPerMinute: int('SERVICE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000),
     trustedProxies: raw('SERVICE_TRUSTED_PROXIES')
       .split(',')

@@ -6,24 +6,24 @@ import { AppError, ForbiddenError } from '../errors.js';
  * The event stream (spec 4.5) and webhook management (spec 4.6) are switched by operator settings; a
  * server with the feature off answers 403 (spec 7) whoever asks. The stream itself is served by the
  * stream role, which claims its path on the public port before this app sees it: a process without
- * that role answers 503 `stream_not_served`. Webhook management is not in this build: switched on,
- * it answers 501 rather than a misleading 404.
+ * that role answers 503 `stream_not_served`. Webhook management, switched on, goes on to its routes.
  */
 export function featureGates(config: Config): Router {
   const router = express.Router();
   const gate =
     (enabled: boolean, code: string, offMessage: string, feature: string): express.RequestHandler =>
     (_req, res, next) => {
-      res.locals.route = feature === 'sse' ? '/api/maps/:map_id/events/stream' : '/api/maps/:map_id/webhooks';
-      if (!enabled) return next(new ForbiddenError(code, offMessage));
-      if (feature === 'sse') {
-        return next(
-          new AppError(503, 'stream_not_served', 'This process does not serve the event stream (it runs without the stream role)', undefined, {
-            'Retry-After': '5',
-          }),
-        );
+      if (!enabled) {
+        res.locals.route = feature === 'sse' ? '/api/maps/:map_id/events/stream' : '/api/maps/:map_id/webhooks';
+        return next(new ForbiddenError(code, offMessage));
       }
-      next(new AppError(501, 'not_implemented', 'Webhook management is not available in this version'));
+      if (feature !== 'sse') return next();
+      res.locals.route = '/api/maps/:map_id/events/stream';
+      next(
+        new AppError(503, 'stream_not_served', 'This process does not serve the event stream (it runs without the stream role)', undefined, {
+          'Retry-After': '5',
+        }),
+      );
     };
   router.all('/api/maps/:map_id/events/stream', gate(config.sseEnabled, 'sse_disabled', 'Server-Sent Events are disabled on this server', 'sse'));
   const webhooks = gate(config.webhooksEnabled, 'webhooks_disabled', 'Webhooks are disabled on this server', 'webhooks');

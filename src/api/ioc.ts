@@ -8,6 +8,7 @@ import { AdminController } from '../admin/admin.controller.js';
 import { EventsController } from '../events/events.controller.js';
 import { StaticInfoController } from '../static-data/static-info.controller.js';
 import { MAP_CONTROLLER_FACTORIES } from '../maps/map-controllers.js';
+import { WebhooksController } from '../webhooks/webhooks.controller.js';
 
 /** Every controller, built with only the services it uses (from the deps of the app serving the request). */
 const FACTORIES = new Map<unknown, (deps: AppDeps) => unknown>([
@@ -17,6 +18,7 @@ const FACTORIES = new Map<unknown, (deps: AppDeps) => unknown>([
   [AdminController, (d) => new AdminController(d.admin)],
   [EventsController, (d) => new EventsController(d.eventLog)],
   [StaticInfoController, (d) => new StaticInfoController(d.staticInfo)],
+  [WebhooksController, (d) => new WebhooksController(d.webhooks)],
   ...MAP_CONTROLLER_FACTORIES,
 ]);
 

@@ -7,6 +7,8 @@ import { StaticInfoService } from '../static-data/static-info.service.js';
 import { EventLogService } from '../events/events.service.js';
 import { dbOf } from '../db/db.js';
 import { CharactersService } from '../characters/characters.service.js';
+import { WebhookService } from '../webhooks/webhook.service.js';
+import { WebhookSender } from '../webhooks/sender.js';
 
 /** The capability services of the API (and of the demo seeding, which writes through the same ones). */
 export interface ApiServices extends MapServices {
@@ -16,6 +18,7 @@ export interface ApiServices extends MapServices {
   staticInfo: StaticInfoService;
   eventLog: EventLogService;
   characters: CharactersService;
+  webhooks: WebhookService;
 }
 
 export function createApiServices(core: Core): ApiServices {
@@ -29,5 +32,9 @@ export function createApiServices(core: Core): ApiServices {
     staticInfo: new StaticInfoService(db),
     eventLog: new EventLogService(db),
     characters: new CharactersService(db, core.config.characterApiDisabled),
+    webhooks: new WebhookService(db, core.secrets.box, {
+      allowInsecureUrls: core.config.webhooksAllowInsecureUrls,
+      sender: new WebhookSender({ timeoutMs: core.config.webhookTimeoutMs, allowInsecure: core.config.webhooksAllowInsecureUrls }),
+    }),
   };
 }

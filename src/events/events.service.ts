@@ -34,6 +34,16 @@ export class EventLogService {
     return rows.map((r) => ({ id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload }));
   }
 
+  /** One event of the map by id, or undefined (unknown, of another map, or pruned). */
+  async byId(mapId: string, eventId: string): Promise<EventEnvelope | undefined> {
+    const r = await this.db.one<{ event_id: string; type: EventType; map_id: string; created_ms: string; payload: Record<string, unknown> }>(
+      `select event_id, type, map_id, (extract(epoch from created_at) * 1000)::bigint as created_ms, payload
+       from map_events where map_id = ? and event_id = ?`,
+      [mapId, eventId],
+    );
+    return r && { id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload };
+  }
+
   /** Id of the oldest event the log still holds for the map (older ones were pruned), or null. */
   async oldestId(mapId: string): Promise<string | null> {
     return (

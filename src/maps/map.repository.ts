@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.js';
 import { NotFoundError } from '../errors.js';
+import { UUID_RE } from '../db/sql.js';
 
 /** A map as the map API sees it: what access checks and writes need. */
 export interface MapRef {
@@ -9,7 +10,10 @@ export interface MapRef {
   webhooksEnabled: boolean;
 }
 
-/** The maps table as map content reads it (admin owns its writes: src/admin/admin.repository.ts). */
+/**
+ * The maps table as map content reads it (admin owns its writes, src/admin/admin.repository.ts, except
+ * the webhook toggle, which belongs to the webhook settings: src/webhooks/subscription.repository.ts).
+ */
 export class MapRefRepository {
   async byId(db: Db, id: string): Promise<MapRef | undefined> {
     const row = await db.one<{ id: string; slug: string; owner_character_id: string; webhooks_enabled: boolean }>(
@@ -17,6 +21,14 @@ export class MapRefRepository {
       [id],
     );
     return row && { id: row.id, slug: row.slug, ownerCharacterId: row.owner_character_id, webhooksEnabled: row.webhooks_enabled };
+  }
+
+  /** A map by UUID or slug (for trusted callers such as the operator; keys go through MapAccess). */
+  async byReference(db: Db, ref: string): Promise<MapRef | undefined> {
+    const row = await db.one<{ id: string }>(UUID_RE.test(ref) ? 'select id from maps where id = ?' : 'select id from maps where slug = ?', [
+      UUID_RE.test(ref) ? ref.toLowerCase() : ref,
+    ]);
+    return row && this.byId(db, row.id);
   }
 
   /**

@@ -1,19 +1,55 @@
 import type { Core } from '../core/core.js';
 import type { Role, RoleHandle } from '../roles/role.js';
+import { dbOf } from '../db/db.js';
+import { WebhookSender } from '../webhooks/sender.js';
+import { DeliveryWorker } from '../webhooks/delivery-worker.js';
+import { webhookMetrics } from '../webhooks/webhook.metrics.js';
+
+/** The durable consumer's name: every worker process shares its position. */
+export const WEBHOOK_CONSUMER = 'webhooks';
+
+export interface WorkerHandle extends RoleHandle {
+  worker: DeliveryWorker | undefined;
+}
 
 /**
- * The worker role: webhook delivery. This build has no deliveries to make yet; the role runs with
- * its probes and metrics on the ops port so deployments and their probes can be set up now.
+ * The worker role: webhook delivery (src/webhooks/delivery-worker.ts). With SERVICE_WEBHOOKS_ENABLED
+ * off it delivers nothing and serves only its probes and metrics.
  */
-export const workerRole: Role = {
+export const workerRole: Role<WorkerHandle> = {
   name: 'worker',
   summary: 'webhook delivery workers (probes and metrics on OPS_PORT)',
-  async start(core: Core): Promise<RoleHandle> {
-    core.log.info({ role: 'worker' }, 'worker role started');
+  async start(core: Core): Promise<WorkerHandle> {
+    const { config } = core;
+    const log = core.log.child({ role: 'worker' });
+    if (!config.webhooksEnabled) {
+      log.info('worker role started; SERVICE_WEBHOOKS_ENABLED is off, so no webhooks are delivered');
+      return { worker: undefined, readiness: [], async stopAccepting() {}, async stop() {} };
+    }
+    const worker = new DeliveryWorker({
+      db: dbOf(core.db.orm),
+      box: core.secrets.box,
+      consumer: await core.events.consumer(WEBHOOK_CONSUMER),
+      sender: new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowInsecure: config.webhooksAllowInsecureUrls }),
+      log,
+      metrics: webhookMetrics(core.metrics.registry),
+      retryWaitsMs: config.webhookRetryWaitsMs,
+      disableAfter: config.webhookDisableAfter,
+      concurrency: config.webhookConcurrency,
+      perSubscription: config.webhookConcurrencyPerSubscription,
+      leaseMs: config.webhookTimeoutMs + 20_000,
+      pollMs: 250,
+      attemptsRetentionDays: config.webhookAttemptsRetentionDays,
+    });
+    worker.start();
+    log.info({ owner: worker.owner }, 'worker role started: delivering webhooks');
     return {
+      worker,
       readiness: [],
       async stopAccepting() {},
-      async stop() {},
+      async stop() {
+        await worker.stop(Date.now() + Math.min(config.shutdownTimeoutMs / 2, config.webhookTimeoutMs));
+      },
     };
   },
 };

@@ -48,10 +48,10 @@ describe('features switched on', () => {
   });
   afterAll(async () => t?.close());
 
-  it('answers webhook management, not in this build, 501 not_implemented instead of a misleading 404', async () => {
+  it('serves webhook management: without a key it is 401, no longer a placeholder', async () => {
     const res = await t.fetch('/api/maps/demo/webhooks');
-    expect(res.status).toBe(501);
-    expect(((await res.json()) as { code: string }).code).toBe('not_implemented');
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: string }).code).toBe('unauthorized');
   });
 
   it('serves the event stream: without a key it is 401, no longer a placeholder', async () => {

@@ -14,6 +14,7 @@ import type { Redis } from '../../src/core/redis.js';
 import type { SecretBox } from '../../src/crypto.js';
 import type { Metrics } from '../../src/metrics.js';
 import { createLogger } from '../../src/log.js';
+import type { Role } from '../../src/roles/role.js';
 
 import { deleteRedisPrefix, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './db.js';
 
@@ -53,6 +54,8 @@ export interface TestServerOptions {
   schema?: string;
   /** Keep the schema on close (another server still uses it). */
   keepSchema?: boolean;
+  /** Roles to run (default: api and stream). */
+  roles?: Role[];
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -81,7 +84,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     },
   });
   const logger = createLogger('info', sink);
-  const server = await serve(config, { roles: [apiRole, streamRole], logger });
+  const server = await serve(config, { roles: opts.roles ?? [apiRole, streamRole], logger });
   const api = server.api!;
   const url = api.url;
   const { core } = server;

@@ -1,0 +1,326 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/db.js';
+import type { SecretBox } from '../crypto.js';
+import type { Logger } from '../log.js';
+import type { EventConsumer } from '../events/transport/types.js';
+import type { EventEnvelope } from '../events/envelope.js';
+import { Alarm } from '../events/alarm.js';
+import { nextWaitMs } from './retry-schedule.js';
+import type { AttemptResult, WebhookSender } from './sender.js';
+import {
+  DeliveryRepository,
+  serializeEnvelope,
+  type AttemptLogEntry,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+  type PlannedDelivery,
+} from './delivery.repository.js';
+import { SubscriptionRepository } from './subscription.repository.js';
+import { SubscriptionCache } from './subscription-cache.js';
+import type { WebhookMetrics } from './webhook.metrics.js';
+
+export interface DeliveryWorkerOptions {
+  db: Db;
+  box: SecretBox;
+  consumer: EventConsumer;
+  sender: WebhookSender;
+  log: Logger;
+  metrics: WebhookMetrics;
+  /** Waits before attempts 2, 3, … (ms). */
+  retryWaitsMs: readonly number[];
+  disableAfter: number;
+  /** Attempts in flight in this worker. */
+  concurrency: number;
+  /** Attempts in flight per subscription in this worker. */
+  perSubscription: number;
+  /** A leased delivery whose worker vanished is taken over after this long (must exceed the request timeout). */
+  leaseMs: number;
+  /** Safety poll for due retries and for deliveries queued by other workers. */
+  pollMs: number;
+  attemptsRetentionDays: number;
+}
+
+const PLAN_BATCH = 500;
+const FLUSH_EVERY_MS = 20;
+const FLUSH_MAX = 500;
+const STATS_EVERY_MS = 5_000;
+const SWEEP_EVERY_MS = 60 * 60_000;
+
+interface Finished {
+  delivery: ClaimedDelivery;
+  attempt: number;
+  attemptedAt: Date;
+  result: AttemptResult;
+  outcome: DeliveryOutcome;
+}
+
+/**
+ * Webhook delivery, at least once, with PostgreSQL as the source of truth:
+ * - the planner reads committed events through a durable consumer (its position in PostgreSQL, Redis
+ *   or the in-process tail as the fast path) and queues one delivery per event and matching
+ *   subscription (`webhook_deliveries`, unique per pair, so replays and other workers add nothing);
+ * - the dispatcher leases due deliveries (`for update skip locked`, a lease per row) within the
+ *   worker's and each subscription's concurrency, sends them, and records the outcome, the attempt
+ *   and the subscription's state in batches. A worker that dies leaves leases that expire: another
+ *   worker (or the same one restarted) sends those deliveries again.
+ */
+export class DeliveryWorker {
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly deliveries = new DeliveryRepository();
+  private readonly subs = new SubscriptionRepository();
+  private readonly cache: SubscriptionCache;
+  private readonly dispatchAlarm = new Alarm();
+  private readonly flushAlarm = new Alarm();
+  private readonly inFlightBySub = new Map<string, number>();
+  private readonly attempts = new Set<Promise<void>>();
+  private readonly secrets = new Map<string, string>();
+  private finished: Finished[] = [];
+  private inFlight = 0;
+  private running = false;
+  private wanted = false;
+  private loops: Promise<void>[] = [];
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly o: DeliveryWorkerOptions) {
+    this.cache = new SubscriptionCache(o.db);
+  }
+
+  start(): void {
+    this.running = true;
+    this.loops = [this.planLoop(), this.dispatchLoop(), this.flushLoop()];
+    this.timers.push(setInterval(() => void this.stats(), STATS_EVERY_MS));
+    this.timers.push(setInterval(() => void this.sweep(), SWEEP_EVERY_MS));
+    void this.stats();
+    for (const t of this.timers) t.unref();
+  }
+
+  /** Stops taking work, lets attempts in flight finish (until `deadline`), records them. */
+  async stop(deadline: number): Promise<void> {
+    this.running = false;
+    for (const t of this.timers) clearInterval(t);
+    this.dispatchAlarm.ring();
+    await Promise.race([Promise.allSettled([...this.attempts]), sleep(Math.max(0, deadline - Date.now()))]);
+    this.flushAlarm.ring();
+    await Promise.race([Promise.allSettled(this.loops), sleep(Math.max(0, deadline - Date.now()))]);
+    this.o.sender.close();
+  }
+
+  // --- planning: events → deliveries ---
+
+  private async planLoop(): Promise<void> {
+    while (this.running) {
+      try {
+        const events = await this.o.consumer.next(PLAN_BATCH, 1_000);
+        if (!this.running) return;
+        if (events.length === 0) continue;
+        const planned = await this.plan(events);
+        await this.o.consumer.commit(events);
+        this.o.metrics.plannerLag.set(Math.max(0, Date.now() - Date.parse(events.at(-1)!.ts)) / 1000);
+        if (planned) this.wake();
+      } catch (err) {
+        this.o.log.error({ err }, 'webhook planning failed; retrying');
+        await sleep(1_000);
+      }
+    }
+  }
+
+  private async plan(events: readonly EventEnvelope[]): Promise<number> {
+    const entries = await this.cache.forMaps(events.map((e) => e.map_id));
+    const rows: PlannedDelivery[] = [];
+    for (const e of events) {
+      const at = Date.parse(e.ts);
+      const subs = SubscriptionCache.matching(entries.get(e.map_id)!, e.type, at);
+      if (subs.length === 0) continue;
+      const body = serializeEnvelope(e);
+      for (const s of subs) rows.push({ subscriptionId: s.id, mapId: e.map_id, eventId: e.id, eventType: e.type, eventAtMs: at, body });
+    }
+    const added = await this.deliveries.plan(this.o.db, rows);
+    this.o.metrics.planned.inc(added);
+    return added;
+  }
+
+  // --- dispatch: due deliveries → attempts ---
+
+  private wake(): void {
+    this.wanted = true;
+    this.dispatchAlarm.ring();
+  }
+
+  private async dispatchLoop(): Promise<void> {
+    while (this.running) {
+      this.wanted = false;
+      let full = false;
+      try {
+        const free = this.o.concurrency - this.inFlight;
+        if (free > 0) {
+          const claimed = await this.deliveries.claim(this.o.db, this.owner, this.o.leaseMs, free, this.o.perSubscription, this.inFlightBySub);
+          for (const d of claimed) this.begin(d);
+          full = claimed.length === free;
+        }
+      } catch (err) {
+        this.o.log.error({ err }, 'claiming webhook deliveries failed; retrying');
+        await sleep(1_000);
+        continue;
+      }
+      if (!this.running) return;
+      // More may be due at once when the claim was full and slots free up; else wait for news.
+      if (!this.wanted && !(full && this.inFlight < this.o.concurrency)) await this.dispatchAlarm.sleep(this.o.pollMs);
+    }
+  }
+
+  private begin(d: ClaimedDelivery): void {
+    this.inFlight++;
+    this.inFlightBySub.set(d.subscription_id, (this.inFlightBySub.get(d.subscription_id) ?? 0) + 1);
+    this.o.metrics.inFlight.set(this.inFlight);
+    const p = this.attempt(d)
+      .catch((err: unknown) => this.o.log.error({ err, subscription: d.subscription_id }, 'webhook attempt failed unexpectedly'))
+      .finally(() => {
+        this.inFlight--;
+        const n = (this.inFlightBySub.get(d.subscription_id) ?? 1) - 1;
+        if (n > 0) this.inFlightBySub.set(d.subscription_id, n);
+        else this.inFlightBySub.delete(d.subscription_id);
+        this.o.metrics.inFlight.set(this.inFlight);
+        this.attempts.delete(p);
+        this.wake();
+      });
+    this.attempts.add(p);
+  }
+
+  private async attempt(d: ClaimedDelivery): Promise<void> {
+    const attempt = d.attempts + 1;
+    const attemptedAt = new Date();
+    const result = await this.o.sender.send({
+      url: d.url,
+      secret: this.secret(d.secret_encrypted),
+      body: d.body,
+      eventId: d.event_id,
+      eventType: d.event_type,
+      attempt,
+    });
+    const m = this.o.metrics;
+    m.deliveries.inc({ outcome: result.ok ? 'success' : 'failure', status_class: result.status === null ? 'none' : `${Math.floor(result.status / 100)}xx` });
+    m.attemptDuration.observe(result.durationMs / 1000);
+    let outcome: DeliveryOutcome;
+    if (result.ok) {
+      m.eventToDelivered.observe(Math.max(0, Date.now() - d.event_at_ms) / 1000);
+      outcome = { id: d.id, state: 'delivered', attempts: attempt, nextAttemptAtMs: null, lastStatus: result.status, lastError: null };
+    } else if (result.gone) {
+      outcome = { id: d.id, state: 'failed', attempts: attempt, nextAttemptAtMs: null, lastStatus: result.status, lastError: result.error };
+    } else {
+      const wait = nextWaitMs(attempt, { waits: this.o.retryWaitsMs, retryAfterMs: result.retryAfterMs });
+      outcome =
+        wait === null
+          ? { id: d.id, state: 'failed', attempts: attempt, nextAttemptAtMs: null, lastStatus: result.status, lastError: result.error }
+          : { id: d.id, state: 'pending', attempts: attempt, nextAttemptAtMs: Date.now() + wait, lastStatus: result.status, lastError: result.error };
+    }
+    this.finished.push({ delivery: d, attempt, attemptedAt, result, outcome });
+    if (this.finished.length >= FLUSH_MAX) this.flushAlarm.ring();
+  }
+
+  private secret(encrypted: string): string {
+    let s = this.secrets.get(encrypted);
+    if (s === undefined) {
+      s = this.o.box.decrypt(encrypted);
+      if (this.secrets.size > 10_000) this.secrets.clear();
+      this.secrets.set(encrypted, s);
+    }
+    return s;
+  }
+
+  // --- recording outcomes, in batches ---
+
+  private async flushLoop(): Promise<void> {
+    for (;;) {
+      await this.flushAlarm.sleep(FLUSH_EVERY_MS);
+      if (this.finished.length) {
+        const batch = this.finished;
+        this.finished = [];
+        try {
+          await this.record(batch);
+        } catch (err) {
+          // Kept for the next round; if this worker dies first, the leases expire and the attempts are made again.
+          this.o.log.error({ err, attempts: batch.length }, 'recording webhook attempts failed; retrying');
+          this.finished = batch.concat(this.finished);
+          await sleep(500);
+        }
+      }
+      if (!this.running && this.finished.length === 0 && this.attempts.size === 0) return;
+    }
+  }
+
+  private async record(batch: readonly Finished[]): Promise<void> {
+    const log: AttemptLogEntry[] = batch.map((f) => ({
+      deliveryId: f.delivery.id,
+      subscriptionId: f.delivery.subscription_id,
+      eventId: f.delivery.event_id,
+      eventType: f.delivery.event_type,
+      attempt: f.attempt,
+      attemptedAt: f.attemptedAt,
+      result: f.result,
+      nextAttemptAt: f.outcome.nextAttemptAtMs === null ? null : new Date(f.outcome.nextAttemptAtMs),
+    }));
+    const succeeded = [...new Set(batch.filter((f) => f.result.ok).map((f) => f.delivery.subscription_id))];
+    const lastErrors = new Map<string, string>();
+    for (const f of batch) if (!f.result.ok && f.result.error) lastErrors.set(f.delivery.subscription_id, f.result.error);
+    const disabled: { id: string; reason: 'gone' | 'failures' }[] = [];
+    await this.o.db.transaction(async (tx) => {
+      await this.deliveries.finish(
+        tx,
+        this.owner,
+        batch.map((f) => f.outcome),
+      );
+      await this.deliveries.logAttempts(tx, log);
+      await this.subs.recordSuccess(tx, succeeded);
+      for (const [id, error] of lastErrors) await this.subs.recordError(tx, id, error);
+      for (const f of batch) {
+        const subId = f.delivery.subscription_id;
+        if (f.result.gone) {
+          if (await this.subs.disable(tx, subId, 'disabled: the receiver answered 410 Gone')) disabled.push({ id: subId, reason: 'gone' });
+        } else if (f.outcome.state === 'failed') {
+          const error = `disabled after ${this.o.disableAfter} consecutive events failed every attempt; last: ${f.result.error ?? 'failure'}`;
+          if (await this.subs.recordExhausted(tx, subId, f.result.error ?? 'failure', this.o.disableAfter)) {
+            await this.subs.recordError(tx, subId, error);
+            disabled.push({ id: subId, reason: 'failures' });
+          }
+        }
+      }
+      for (const d of disabled) {
+        await this.deliveries.dropPending(tx, d.id);
+        const mapId = batch.find((f) => f.delivery.subscription_id === d.id)!.delivery.map_id;
+        await this.subs.bumpMap(tx, mapId);
+      }
+    });
+    for (const d of disabled) {
+      this.o.metrics.disabled.inc({ reason: d.reason });
+      this.o.log.warn({ subscription: d.id, reason: d.reason }, 'webhook subscription disabled');
+    }
+  }
+
+  // --- upkeep ---
+
+  private async stats(): Promise<void> {
+    try {
+      const { pending, oldestAgeS } = await this.deliveries.backlog(this.o.db);
+      this.o.metrics.retryQueueDepth.set(pending);
+      this.o.metrics.retryQueueOldestAge.set(oldestAgeS);
+      this.o.metrics.subscriptions.reset();
+      for (const r of await this.subs.countByState(this.o.db)) this.o.metrics.subscriptions.set({ state: r.state }, Number(r.n));
+    } catch (err) {
+      this.o.log.warn({ err }, 'webhook statistics failed');
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      const n = await this.deliveries.prune(this.o.db, this.o.attemptsRetentionDays);
+      if (n) this.o.log.info({ deleted: n }, 'pruned the webhook attempt log');
+    } catch (err) {
+      this.o.log.warn({ err }, 'pruning the webhook attempt log failed');
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,248 @@
+import type { Db } from '../db/db.js';
+import type { EventEnvelope } from '../events/envelope.js';
+import type { AttemptResult } from './sender.js';
+import type { DeliveryAttemptDto } from './webhook.dto.js';
+
+/** The body of a delivery: the envelope's JSON in the field order of spec 2.11 (also what the stream sends). */
+export function serializeEnvelope(e: Pick<EventEnvelope, 'id' | 'type' | 'map_id' | 'ts' | 'payload'>): string {
+  return JSON.stringify({ id: e.id, type: e.type, map_id: e.map_id, ts: e.ts, payload: e.payload });
+}
+
+export interface PlannedDelivery {
+  subscriptionId: string;
+  mapId: string;
+  eventId: string;
+  eventType: string;
+  eventAtMs: number;
+  body: string;
+}
+
+/** A delivery leased to one worker for its next attempt. */
+export interface ClaimedDelivery {
+  id: string;
+  subscription_id: string;
+  map_id: string;
+  event_id: string;
+  event_type: string;
+  event_at_ms: number;
+  body: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  url: string;
+  secret_encrypted: string;
+}
+
+/** How an attempt ends for its delivery. */
+export interface DeliveryOutcome {
+  id: string;
+  state: 'pending' | 'delivered' | 'failed' | 'dropped';
+  attempts: number;
+  nextAttemptAtMs: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+}
+
+export interface AttemptLogEntry {
+  deliveryId: string | null;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  attemptedAt: Date;
+  result: AttemptResult;
+  nextAttemptAt: Date | null;
+}
+
+/** The webhook_deliveries (durable queue) and webhook_attempts (attempt log) tables. */
+export class DeliveryRepository {
+  /**
+   * One pending delivery per event and subscription; a pair already planned (by this worker before a
+   * restart, or by another worker) is left alone. Returns how many were new.
+   */
+  async plan(db: Db, rows: readonly PlannedDelivery[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    return db.run(
+      `insert into webhook_deliveries (subscription_id, map_id, event_id, event_type, event_at, body)
+       select v.subscription_id, v.map_id, v.event_id, v.event_type, to_timestamp(v.event_at_ms / 1000.0), v.body
+       from jsonb_to_recordset(?::jsonb) as v(subscription_id uuid, map_id uuid, event_id text, event_type text, event_at_ms float8, body text)
+       on conflict (subscription_id, event_id) do nothing`,
+      [
+        JSON.stringify(
+          rows.map((r) => ({
+            subscription_id: r.subscriptionId,
+            map_id: r.mapId,
+            event_id: r.eventId,
+            event_type: r.eventType,
+            event_at_ms: r.eventAtMs,
+            body: r.body,
+          })),
+        ),
+      ],
+    );
+  }
+
+  /**
+   * Leases due deliveries of active subscriptions on maps whose webhooks are on, at most
+   * `perSubscription - inFlight` per subscription and `limit` in all, skipping rows another worker holds.
+   */
+  async claim(
+    db: Db,
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    perSubscription: number,
+    inFlight: ReadonlyMap<string, number>,
+  ): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) return [];
+    return db.all<ClaimedDelivery>(
+      `with busy as (select * from jsonb_to_recordset(?::jsonb) as b(id uuid, n int)),
+       picked as (
+         select d.id from webhook_subscriptions s
+         join maps m on m.id = s.map_id and m.webhooks_enabled
+         left join busy on busy.id = s.id
+         cross join lateral (
+           select d.id, d.next_attempt_at from webhook_deliveries d
+           where d.subscription_id = s.id and d.state = 'pending' and d.next_attempt_at <= now()
+             and (d.lease_until is null or d.lease_until < now())
+           order by d.next_attempt_at limit greatest(0, ? - coalesce(busy.n, 0))
+           for update of d skip locked) d
+         where s.active
+         order by d.next_attempt_at limit ?)
+       update webhook_deliveries d set lease_owner = ?, lease_until = now() + make_interval(secs => ? / 1000.0)
+       from picked, webhook_subscriptions s
+       where d.id = picked.id and s.id = d.subscription_id
+       returning d.id::text as id, d.subscription_id, d.map_id, d.event_id, d.event_type,
+         (extract(epoch from d.event_at) * 1000)::float8 as event_at_ms, d.body, d.attempts, s.url, s.secret_encrypted`,
+      [JSON.stringify([...inFlight].map(([id, n]) => ({ id, n }))), perSubscription, limit, owner, leaseMs],
+    );
+  }
+
+  /** Earliest time a pending delivery becomes due (for the worker's sleep), or null. */
+  async nextDueMs(db: Db): Promise<number | null> {
+    const row = await db.one<{ at: number | null }>(
+      `select (extract(epoch from min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at)))) * 1000)::float8 as at
+       from webhook_deliveries where state = 'pending'`,
+    );
+    return row?.at ?? null;
+  }
+
+  /** Records how attempts ended; only rows still leased by `owner` change (a lease that expired was taken over). */
+  async finish(db: Db, owner: string, outcomes: readonly DeliveryOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    await db.run(
+      `update webhook_deliveries d set state = v.state, attempts = v.attempts,
+         next_attempt_at = coalesce(to_timestamp(v.next_ms / 1000.0), d.next_attempt_at),
+         lease_owner = null, lease_until = null, last_status = v.last_status, last_error = v.last_error,
+         finished_at = case when v.state = 'pending' then null else now() end
+       from jsonb_to_recordset(?::jsonb) as v(id bigint, state text, attempts int, next_ms float8, last_status int, last_error text)
+       where d.id = v.id and d.lease_owner = ?`,
+      [
+        JSON.stringify(
+          outcomes.map((o) => ({
+            id: o.id,
+            state: o.state,
+            attempts: o.attempts,
+            next_ms: o.nextAttemptAtMs,
+            last_status: o.lastStatus,
+            last_error: o.lastError,
+          })),
+        ),
+        owner,
+      ],
+    );
+  }
+
+  async logAttempts(db: Db, entries: readonly AttemptLogEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await db.run(
+      `insert into webhook_attempts (delivery_id, subscription_id, event_id, event_type, attempt, attempted_at, duration_ms, status, outcome, error_class, error, next_attempt_at)
+       select v.delivery_id, v.subscription_id, v.event_id, v.event_type, v.attempt, to_timestamp(v.at_ms / 1000.0), v.duration_ms, v.status, v.outcome, v.error_class, v.error,
+              to_timestamp(v.next_ms / 1000.0)
+       from jsonb_to_recordset(?::jsonb) as v(delivery_id bigint, subscription_id uuid, event_id text, event_type text, attempt int, at_ms float8,
+              duration_ms int, status int, outcome text, error_class text, error text, next_ms float8)
+       where exists (select 1 from webhook_subscriptions s where s.id = v.subscription_id)`,
+      [
+        JSON.stringify(
+          entries.map((e) => ({
+            delivery_id: e.deliveryId,
+            subscription_id: e.subscriptionId,
+            event_id: e.eventId,
+            event_type: e.eventType,
+            attempt: e.attempt,
+            at_ms: e.attemptedAt.getTime(),
+            duration_ms: e.result.durationMs,
+            status: e.result.status,
+            outcome: e.result.ok ? 'success' : 'failure',
+            error_class: e.result.errorClass,
+            error: e.result.error,
+            next_ms: e.nextAttemptAt?.getTime() ?? null,
+          })),
+        ),
+      ],
+    );
+  }
+
+  /** The attempt log of a subscription, newest first, `before` an attempt id. */
+  async attempts(
+    db: Db,
+    subscriptionId: string,
+    q: { outcome?: 'success' | 'failure' | undefined; before?: number | undefined; limit: number },
+  ): Promise<DeliveryAttemptDto[]> {
+    const rows = await db.all<DeliveryAttemptDto & { id: string }>(
+      `select a.id::text as id, a.event_id, a.event_type, a.attempt,
+              to_char(a.attempted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as attempted_at,
+              a.status, a.duration_ms, a.outcome, a.error_class, a.error,
+              to_char(a.next_attempt_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as next_attempt_at
+       from webhook_attempts a
+       where a.subscription_id = ? and (?::text is null or a.outcome = ?) and (?::bigint is null or a.id < ?)
+       order by a.id desc limit ?`,
+      [subscriptionId, q.outcome ?? null, q.outcome ?? null, q.before ?? null, q.before ?? null, q.limit],
+    );
+    return rows.map((r) => ({ ...r, id: Number(r.id) }));
+  }
+
+  /** A new series of attempts for the event, due now (redeliver). */
+  async requeue(db: Db, d: PlannedDelivery): Promise<void> {
+    await db.run(
+      `insert into webhook_deliveries (subscription_id, map_id, event_id, event_type, event_at, body)
+       values (?, ?, ?, ?, to_timestamp(? / 1000.0), ?)
+       on conflict (subscription_id, event_id) do update set state = 'pending', attempts = 0, next_attempt_at = now(),
+         lease_owner = null, lease_until = null, finished_at = null, last_status = null, last_error = null`,
+      [d.subscriptionId, d.mapId, d.eventId, d.eventType, d.eventAtMs, d.body],
+    );
+  }
+
+  /** Pending deliveries of a subscription that is no longer active are dropped. */
+  async dropPending(db: Db, subscriptionId: string): Promise<void> {
+    await db.run(
+      `update webhook_deliveries set state = 'dropped', finished_at = now(), lease_owner = null, lease_until = null where subscription_id = ? and state = 'pending'`,
+      [subscriptionId],
+    );
+  }
+
+  /** Pending deliveries: how many, and the age of the oldest event among them (seconds). */
+  async backlog(db: Db): Promise<{ pending: number; oldestAgeS: number }> {
+    const r = await db.one<{ n: string; age: number | null }>(
+      `select count(*)::text as n, extract(epoch from now() - min(event_at))::float8 as age from webhook_deliveries where state = 'pending'`,
+    );
+    return { pending: Number(r?.n ?? 0), oldestAgeS: r?.age ?? 0 };
+  }
+
+  /** Deletes, in batches, attempts and finished deliveries older than `days`. */
+  async prune(db: Db, days: number, batch = 5000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n =
+        (await db.run(
+          `delete from webhook_attempts where id in (select id from webhook_attempts where attempted_at < now() - make_interval(days => ?) limit ?)`,
+          [days, batch],
+        )) +
+        (await db.run(
+          `delete from webhook_deliveries where id in (select id from webhook_deliveries where state <> 'pending' and finished_at < now() - make_interval(days => ?) limit ?)`,
+          [days, batch],
+        ));
+      total += n;
+      if (n < batch) return total;
+    }
+  }
+}

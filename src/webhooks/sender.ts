@@ -1,0 +1,155 @@
+/**
+ * One delivery attempt (decisions §7): the URL is checked again (every resolved address public unless
+ * insecure URLs are allowed), the connection is pinned to the checked address, the body is the
+ * envelope's exact bytes, signed afresh, POSTed with axios (keep-alive, timeout, no redirects).
+ */
+import http from 'node:http';
+import https from 'node:https';
+import axios, { AxiosError, type AxiosInstance } from 'axios';
+import { checkUrl, pinnedLookup, UnsafeUrlError, type CheckedUrl, type Resolve } from './url-guard.js';
+import { signingHeaders } from './signer.js';
+import { parseRetryAfter } from './retry-schedule.js';
+
+export const USER_AGENT = 'mapintel-webhooks/0.1';
+/** Response bodies are read (so the connection can be reused) up to this size, then dropped. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+const MAX_AGENTS = 2000;
+
+export type ErrorClass = 'timeout' | 'connect' | 'tls' | 'dns' | 'refused_url' | 'http_4xx' | 'http_5xx' | 'http_410' | 'http_other';
+
+export interface AttemptResult {
+  ok: boolean;
+  /** The receiver's status, or null when none came. */
+  status: number | null;
+  durationMs: number;
+  errorClass: ErrorClass | null;
+  /** A short description for last_error and the attempt log (never a secret, never the body). */
+  error: string | null;
+  /** The receiver's Retry-After on 429/503, in ms. */
+  retryAfterMs?: number | undefined;
+  /** 410 Gone: the subscription is to be disabled. */
+  gone: boolean;
+}
+
+export interface DeliveryRequest {
+  url: string;
+  secret: string;
+  body: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+}
+
+export interface SenderOptions {
+  timeoutMs: number;
+  allowInsecure: boolean;
+  resolve?: Resolve;
+}
+
+export class WebhookSender {
+  private readonly client: AxiosInstance;
+  /** Keep-alive agents per scheme, host, port and checked address (insertion order = age). */
+  private readonly agents = new Map<string, http.Agent>();
+
+  constructor(private readonly opts: SenderOptions) {
+    this.client = axios.create({
+      maxRedirects: 0,
+      timeout: opts.timeoutMs,
+      validateStatus: () => true,
+      responseType: 'stream',
+      transformRequest: [(data: unknown) => data],
+      decompress: false,
+      proxy: false,
+      transitional: { clarifyTimeoutError: true },
+    });
+  }
+
+  async send(req: DeliveryRequest): Promise<AttemptResult> {
+    const started = performance.now();
+    const done = (r: Omit<AttemptResult, 'durationMs' | 'gone'> & { gone?: boolean }): AttemptResult => ({
+      gone: false,
+      ...r,
+      durationMs: Math.round(performance.now() - started),
+    });
+    let checked: CheckedUrl;
+    try {
+      checked = await checkUrl(req.url, { allowInsecure: this.opts.allowInsecure, ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}) });
+    } catch (err) {
+      const message = err instanceof UnsafeUrlError ? err.message : String(err);
+      return done({ ok: false, status: null, errorClass: /does not resolve/.test(message) ? 'dns' : 'refused_url', error: `URL refused: ${message}` });
+    }
+    const body = Buffer.from(req.body, 'utf8');
+    const signal = AbortSignal.timeout(this.opts.timeoutMs);
+    try {
+      const res = await this.client.post(checked.url.href, body, {
+        signal,
+        ...(checked.url.protocol === 'https:' ? { httpsAgent: this.agentFor(checked) } : { httpAgent: this.agentFor(checked) }),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          ...signingHeaders(req.secret, body),
+          'x-service-event-id': req.eventId,
+          'x-service-event-type': req.eventType,
+          'x-service-delivery-attempt': String(req.attempt),
+        },
+      });
+      await drain(res.data as NodeJS.ReadableStream & { destroy(): void }, signal);
+      const status = res.status;
+      if (status >= 200 && status < 300) return done({ ok: true, status, errorClass: null, error: null });
+      const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after'] as string | undefined) : undefined;
+      if (status === 410) return done({ ok: false, status, errorClass: 'http_410', error: 'receiver answered 410 Gone', gone: true });
+      const errorClass: ErrorClass = status >= 500 ? 'http_5xx' : status >= 400 ? 'http_4xx' : 'http_other';
+      return done({ ok: false, status, errorClass, error: `receiver answered ${status}`, retryAfterMs });
+    } catch (err) {
+      return done({ ok: false, status: null, ...classify(err, this.opts.timeoutMs) });
+    }
+  }
+
+  close(): void {
+    for (const a of this.agents.values()) a.destroy();
+    this.agents.clear();
+  }
+
+  private agentFor(checked: CheckedUrl): http.Agent {
+    const key = `${checked.url.protocol}//${checked.url.host}@${checked.address}`;
+    let agent = this.agents.get(key);
+    if (agent) return agent;
+    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 60_000, lookup: pinnedLookup(checked) };
+    agent = checked.url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    this.agents.set(key, agent);
+    if (this.agents.size > MAX_AGENTS) {
+      const [oldestKey, oldest] = this.agents.entries().next().value!;
+      this.agents.delete(oldestKey);
+      oldest.destroy();
+    }
+    return agent;
+  }
+}
+
+/** Reads the response body to its end (bounded), so the keep-alive connection can carry the next request. */
+async function drain(stream: NodeJS.ReadableStream & { destroy(): void }, signal: AbortSignal): Promise<void> {
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_RESPONSE_BYTES || signal.aborted) {
+        stream.destroy();
+        return;
+      }
+    }
+  } catch {
+    // The status is what counts; a body cut short only costs the connection.
+  }
+}
+
+const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(VERIFY|GET)|ERR_OSSL|HOSTNAME_MISMATCH|ERR_TLS_CERT)/;
+
+function classify(err: unknown, timeoutMs: number): { errorClass: ErrorClass; error: string } {
+  const code = (err as { code?: string }).code ?? (err instanceof AxiosError ? (err.cause as { code?: string } | undefined)?.code : undefined) ?? '';
+  if (code === 'ETIMEDOUT' || code === 'ECONNABORTED' || code === 'ERR_CANCELED' || (err as Error).name === 'TimeoutError') {
+    return { errorClass: 'timeout', error: `no answer within ${timeoutMs} ms` };
+  }
+  if (TLS_CODES.test(code)) return { errorClass: 'tls', error: `TLS failed (${code})` };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { errorClass: 'dns', error: `DNS failed (${code})` };
+  return { errorClass: 'connect', error: code ? `connection failed (${code})` : `request failed (${(err as Error).message})` };
+}

@@ -1,0 +1,212 @@
+import type { Db } from '../db/db.js';
+import { tsMicro } from '../db/sql.js';
+
+/** A webhook subscription as stored (the secret stays encrypted; callers decrypt when they need it). */
+export interface SubscriptionRow {
+  id: string;
+  map_id: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  secret_encrypted: string;
+  last_delivery_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  consecutive_failures: number;
+  managed_by: string | null;
+  /** When it last became active, in epoch milliseconds: events committed earlier are never sent to it. */
+  active_since_ms: number;
+  inserted_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = `s.id, s.map_id, s.url, s.events, s.active, s.secret_encrypted,
+  ${tsMicro('s.last_delivery_at')} as last_delivery_at, s.last_error, ${tsMicro('s.last_error_at')} as last_error_at,
+  s.consecutive_failures, s.managed_by, (extract(epoch from s.active_since) * 1000)::float8 as active_since_ms,
+  ${tsMicro('s.inserted_at')} as inserted_at, ${tsMicro('s.updated_at')} as updated_at`;
+
+/** Per map: the version of its webhook settings (bumped by every change) and when the toggle was last switched on. */
+export interface MapWebhookState {
+  map_id: string;
+  version: string;
+  enabled: boolean;
+  enabled_at_ms: number | null;
+}
+
+export interface SubscriptionFields {
+  url?: string;
+  events?: readonly string[];
+  active?: boolean;
+  secretEncrypted?: string;
+}
+
+/** The webhook_subscriptions and webhook_map_state tables. */
+export class SubscriptionRepository {
+  async list(db: Db, mapId: string): Promise<SubscriptionRow[]> {
+    return db.all<SubscriptionRow>(`select ${COLUMNS} from webhook_subscriptions s where s.map_id = ? order by s.inserted_at, s.id`, [mapId]);
+  }
+
+  async byId(db: Db, mapId: string, id: string): Promise<SubscriptionRow | undefined> {
+    return db.one<SubscriptionRow>(`select ${COLUMNS} from webhook_subscriptions s where s.map_id = ? and s.id = ?`, [mapId, id]);
+  }
+
+  async byManagedBy(db: Db, managedBy: string): Promise<SubscriptionRow | undefined> {
+    return db.one<SubscriptionRow>(`select ${COLUMNS} from webhook_subscriptions s where s.managed_by = ?`, [managedBy]);
+  }
+
+  /** Subscriptions whose managed_by starts with the prefix, oldest first. */
+  async listManaged(db: Db, prefix: string): Promise<SubscriptionRow[]> {
+    return db.all<SubscriptionRow>(`select ${COLUMNS} from webhook_subscriptions s where s.managed_by like ? || '%' order by s.inserted_at, s.id`, [
+      prefix.replace(/[\\%_]/g, (c) => `\\${c}`),
+    ]);
+  }
+
+  /** Active subscriptions of the given maps. */
+  async activeOf(db: Db, mapIds: readonly string[]): Promise<SubscriptionRow[]> {
+    if (mapIds.length === 0) return [];
+    return db.all<SubscriptionRow>(
+      `select ${COLUMNS} from webhook_subscriptions s where s.active and s.map_id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`,
+      [JSON.stringify(mapIds)],
+    );
+  }
+
+  async count(db: Db, mapId: string): Promise<number> {
+    return Number((await db.one<{ n: string }>('select count(*) as n from webhook_subscriptions where map_id = ?', [mapId]))!.n);
+  }
+
+  async urlTaken(db: Db, mapId: string, url: string, exceptId?: string): Promise<boolean> {
+    return !!(await db.one('select 1 from webhook_subscriptions where map_id = ? and url = ? and id is distinct from ?::uuid', [mapId, url, exceptId ?? null]));
+  }
+
+  /** Inserts; undefined when the map already has a subscription to that URL (a concurrent insert won). */
+  async insert(
+    db: Db,
+    s: { mapId: string; url: string; events: readonly string[]; active: boolean; secretEncrypted: string; managedBy: string | null },
+  ): Promise<string | undefined> {
+    return (
+      await db.one<{ id: string }>(
+        `insert into webhook_subscriptions (map_id, url, events, active, secret_encrypted, managed_by)
+         values (?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?, ?)
+         on conflict (map_id, url) do nothing returning id`,
+        [s.mapId, s.url, JSON.stringify(s.events), s.active, s.secretEncrypted, s.managedBy],
+      )
+    )?.id;
+  }
+
+  /**
+   * Updates the given fields. Becoming active again resets the failure count and restarts
+   * `active_since` (events committed while it was inactive are not sent).
+   */
+  async update(db: Db, id: string, f: SubscriptionFields): Promise<void> {
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    if (f.url !== undefined) {
+      sets.push('url = ?');
+      params.push(f.url);
+    }
+    if (f.events !== undefined) {
+      sets.push('events = array(select jsonb_array_elements_text(?::jsonb))');
+      params.push(JSON.stringify(f.events));
+    }
+    if (f.active !== undefined) {
+      sets.push(
+        'consecutive_failures = case when ? and not active then 0 else consecutive_failures end',
+        'active_since = case when ? and not active then now() else active_since end',
+        'active = ?',
+      );
+      params.push(f.active, f.active, f.active);
+    }
+    if (f.secretEncrypted !== undefined) {
+      sets.push('secret_encrypted = ?');
+      params.push(f.secretEncrypted);
+    }
+    if (sets.length) await db.run(`update webhook_subscriptions set ${sets.join(', ')}, updated_at = now() where id = ?`, [...params, id]);
+  }
+
+  async remove(db: Db, id: string): Promise<boolean> {
+    return (await db.run('delete from webhook_subscriptions where id = ?', [id])) > 0;
+  }
+
+  /**
+   * Bumps the map's webhook version (and, with `switchedOn`, records that the toggle went on now).
+   * Taken at the start of every change to a map's subscriptions, it also serialises those changes
+   * per map, so the per-map limit cannot be raced past.
+   */
+  async bumpMap(db: Db, mapId: string, switchedOn = false): Promise<void> {
+    await db.run(
+      `insert into webhook_map_state (map_id, version, enabled_at) values (?, 1, case when ? then now() end)
+       on conflict (map_id) do update set version = webhook_map_state.version + 1,
+         enabled_at = case when ? then now() else webhook_map_state.enabled_at end`,
+      [mapId, switchedOn, switchedOn],
+    );
+  }
+
+  /** The map's toggle (the maps.webhooks_enabled column belongs to the webhook settings). */
+  async setEnabled(db: Db, mapId: string, enabled: boolean): Promise<boolean> {
+    const row = await db.one<{ was: boolean }>(
+      'update maps m set webhooks_enabled = ? from maps old where old.id = m.id and m.id = ? returning old.webhooks_enabled as was',
+      [enabled, mapId],
+    );
+    return row?.was ?? false;
+  }
+
+  /** Versions and toggle state of the given maps (maps never touched are absent). */
+  async mapStates(db: Db, mapIds: readonly string[]): Promise<MapWebhookState[]> {
+    if (mapIds.length === 0) return [];
+    return db.all<MapWebhookState>(
+      `select w.map_id, w.version::text as version, m.webhooks_enabled as enabled,
+              (extract(epoch from w.enabled_at) * 1000)::float8 as enabled_at_ms
+       from webhook_map_state w join maps m on m.id = w.map_id
+       where w.map_id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`,
+      [JSON.stringify(mapIds)],
+    );
+  }
+
+  /** A delivery succeeded: failures reset. */
+  async recordSuccess(db: Db, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await db.run(
+      `update webhook_subscriptions set last_delivery_at = now(), consecutive_failures = 0
+       where id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`,
+      [JSON.stringify(ids)],
+    );
+  }
+
+  /** An attempt failed (the event may still be retried). */
+  async recordError(db: Db, id: string, error: string): Promise<void> {
+    await db.run('update webhook_subscriptions set last_error = ?, last_error_at = now() where id = ?', [error, id]);
+  }
+
+  /**
+   * An event exhausted its attempts: one more consecutive failure; at `disableAfter` the subscription
+   * is set inactive. Returns whether this call disabled it.
+   */
+  async recordExhausted(db: Db, id: string, error: string, disableAfter: number): Promise<boolean> {
+    const row = await db.one<{ disabled: boolean; map_id: string }>(
+      `update webhook_subscriptions s set consecutive_failures = s.consecutive_failures + 1, last_error = ?, last_error_at = now(),
+         active = s.active and s.consecutive_failures + 1 < ?, updated_at = now()
+       from webhook_subscriptions old where old.id = s.id and s.id = ?
+       returning s.map_id, (old.active and not s.active) as disabled`,
+      [error, disableAfter, id],
+    );
+    return row?.disabled ?? false;
+  }
+
+  /** Sets the subscription inactive with the reason (410 Gone, or too many failures). */
+  async disable(db: Db, id: string, error: string): Promise<boolean> {
+    return (
+      (await db.run('update webhook_subscriptions set active = false, last_error = ?, last_error_at = now(), updated_at = now() where id = ? and active', [
+        error,
+        id,
+      ])) > 0
+    );
+  }
+
+  /** Subscriptions by state, for the metrics: active, inactive, and active on maps whose toggle is off. */
+  async countByState(db: Db): Promise<{ state: string; n: string }[]> {
+    return db.all(
+      `select case when not s.active then 'inactive' when m.webhooks_enabled then 'active' else 'map_disabled' end as state, count(*)::text as n
+       from webhook_subscriptions s join maps m on m.id = s.map_id group by 1`,
+    );
+  }
+}

@@ -1,0 +1,71 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+/** Metrics of webhook delivery, registered on the process's registry when the worker role starts. */
+export interface WebhookMetrics {
+  deliveries: Counter<'outcome' | 'status_class'>;
+  attemptDuration: Histogram;
+  eventToDelivered: Histogram;
+  retryQueueDepth: Gauge;
+  retryQueueOldestAge: Gauge;
+  subscriptions: Gauge<'state'>;
+  inFlight: Gauge;
+  plannerLag: Gauge;
+  planned: Counter;
+  disabled: Counter<'reason'>;
+}
+
+export function webhookMetrics(registry: Registry): WebhookMetrics {
+  return {
+    deliveries: new Counter({
+      name: 'mapintel_webhook_deliveries_total',
+      help: 'Delivery attempts by outcome (success, failure) and status class (2xx, 3xx, 4xx, 5xx, none)',
+      labelNames: ['outcome', 'status_class'],
+      registers: [registry],
+    }),
+    attemptDuration: new Histogram({
+      name: 'mapintel_webhook_attempt_duration_seconds',
+      help: 'Duration of one delivery attempt (URL check, connect, request, response)',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    eventToDelivered: new Histogram({
+      name: 'mapintel_webhook_event_to_delivered_seconds',
+      help: 'Time from an event being written in PostgreSQL to its successful delivery (retries included)',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600],
+      registers: [registry],
+    }),
+    retryQueueDepth: new Gauge({
+      name: 'mapintel_webhook_queue_pending',
+      help: 'Deliveries waiting for an attempt (first attempts and retries), all workers',
+      registers: [registry],
+    }),
+    retryQueueOldestAge: new Gauge({
+      name: 'mapintel_webhook_queue_oldest_age_seconds',
+      help: 'Age of the oldest event among the pending deliveries, all workers',
+      registers: [registry],
+    }),
+    subscriptions: new Gauge({
+      name: 'mapintel_webhook_subscriptions',
+      help: 'Subscriptions by state (active, inactive, map_disabled: active on a map whose webhooks are off)',
+      labelNames: ['state'],
+      registers: [registry],
+    }),
+    inFlight: new Gauge({ name: 'mapintel_webhook_worker_in_flight', help: 'Delivery attempts in flight in this worker', registers: [registry] }),
+    plannerLag: new Gauge({
+      name: 'mapintel_webhook_worker_backlog_seconds',
+      help: 'Age of the newest event this worker has matched to subscriptions when it did (how far it is behind the event log)',
+      registers: [registry],
+    }),
+    planned: new Counter({
+      name: 'mapintel_webhook_deliveries_planned_total',
+      help: 'Deliveries this worker queued (one per event and matching subscription)',
+      registers: [registry],
+    }),
+    disabled: new Counter({
+      name: 'mapintel_webhook_subscriptions_disabled_total',
+      help: 'Subscriptions this worker set inactive, by reason (gone: 410; failures: consecutive exhausted events)',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+  };
+}

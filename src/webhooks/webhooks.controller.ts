@@ -1,0 +1,202 @@
+import { Body, Controller, Delete, Get, Path, Post, Put, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import { principalOf } from '../api/deps.js';
+import type { ErrorResponse } from '../api/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
+import type { DataResponse } from '../maps/map.dto.js';
+import type { WebhookService } from './webhook.service.js';
+import type {
+  CreatedWebhookSubscriptionDto,
+  CreateWebhookRequest,
+  DeliveryAttemptsPage,
+  PingResultDto,
+  QueuedDeliveryDto,
+  RedeliverRequest,
+  ToggleWebhooksRequest,
+  UpdateWebhookRequest,
+  WebhookSecretDto,
+  WebhooksToggleDto,
+  WebhookSubscriptionDto,
+} from './webhook.dto.js';
+
+const WEBHOOKS_DISABLED_EXAMPLE: ErrorResponse = { error: 'Webhooks are disabled on this server', code: 'webhooks_disabled' };
+const WEBHOOK_NOT_FOUND_EXAMPLE: ErrorResponse = { error: 'Webhook not found', code: 'webhook_not_found' };
+const MANAGED_EXAMPLE: ErrorResponse = {
+  error: 'This subscription is managed by kubernetes:team-a/alerts; change that resource instead',
+  code: 'managed_by_kubernetes',
+};
+
+/**
+ * Webhook subscriptions of a map (spec 4.6; shapes of decisions §4, delivery of decisions §7), with
+ * the map's key. `{map_id}` is the map UUID or slug. Answers 403 `webhooks_disabled` while
+ * SERVICE_WEBHOOKS_ENABLED is off.
+ */
+@Route('api/maps/{map_id}/webhooks')
+@Tags('Webhooks')
+@Security('map_key')
+@Response<ErrorResponse>(400, 'Invalid body, URL or event type (`validation_failed`, `invalid_webhook_url`)')
+@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(403, 'Webhooks are switched off on this server', WEBHOOKS_DISABLED_EXAMPLE)
+@Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
+@Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
+@Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
+export class WebhooksController extends Controller {
+  constructor(private readonly webhooks: WebhookService) {
+    super();
+  }
+
+  /**
+   * Switches webhook delivery on or off for the map. Only the map owner's key may (else 403 `not_map_owner`).
+   * Events written while it is off are never delivered.
+   * @summary Switch the map's webhooks
+   * @param map_id Map UUID or slug.
+   */
+  @Put('toggle')
+  @Response<ErrorResponse>(403, "Not the map owner's key (`not_map_owner`), or webhooks switched off on this server")
+  public async toggleWebhooks(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Body() body: ToggleWebhooksRequest,
+  ): Promise<DataResponse<WebhooksToggleDto>> {
+    return { data: await this.webhooks.toggle(principalOf(req, 'map_key'), map_id, body.enabled) };
+  }
+
+  /**
+   * The map's subscriptions, oldest first (no secrets).
+   * @summary List subscriptions
+   * @param map_id Map UUID or slug.
+   */
+  @Get()
+  public async listWebhooks(@Request() req: ExRequest, @Path() map_id: string): Promise<DataResponse<WebhookSubscriptionDto[]>> {
+    return { data: await this.webhooks.list(principalOf(req, 'map_key'), map_id) };
+  }
+
+  /**
+   * Creates a subscription and answers it with its signing `secret`, shown this once. At most 5 per map
+   * (409 `webhook_limit_reached`), one per URL (409 `webhook_url_exists`). The URL must be https and
+   * every address it resolves to public.
+   * @summary Create a subscription
+   * @param map_id Map UUID or slug.
+   */
+  @Post()
+  @SuccessResponse(201, 'Created')
+  @Response<ErrorResponse>(409, 'Sixth subscription of the map, or a URL the map already has')
+  public async createWebhook(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Body() body: CreateWebhookRequest,
+  ): Promise<DataResponse<CreatedWebhookSubscriptionDto>> {
+    const data = await this.webhooks.create(principalOf(req, 'map_key'), map_id, body);
+    this.setStatus(201);
+    return { data };
+  }
+
+  /**
+   * Changes `url`, `events` and/or `active`. Setting `active` true again resets `consecutive_failures`;
+   * setting it false drops the deliveries still waiting for a retry.
+   * @summary Update a subscription
+   * @param map_id Map UUID or slug.
+   * @param id Subscription id.
+   */
+  @Put('{id}')
+  @Response<ErrorResponse>(404, 'Unknown subscription', WEBHOOK_NOT_FOUND_EXAMPLE)
+  @Response<ErrorResponse>(409, 'A URL the map already has, or a subscription managed by a Kubernetes resource', MANAGED_EXAMPLE)
+  public async updateWebhook(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Path() id: string,
+    @Body() body: UpdateWebhookRequest,
+  ): Promise<DataResponse<WebhookSubscriptionDto>> {
+    return { data: await this.webhooks.update(principalOf(req, 'map_key'), map_id, id, body) };
+  }
+
+  /**
+   * Deletes a subscription (204, no body); its queued deliveries and attempt log go with it.
+   * @summary Delete a subscription
+   * @param map_id Map UUID or slug.
+   * @param id Subscription id.
+   */
+  @Delete('{id}')
+  @SuccessResponse(204, 'Deleted')
+  @Response<ErrorResponse>(404, 'Unknown subscription', WEBHOOK_NOT_FOUND_EXAMPLE)
+  @Response<ErrorResponse>(409, 'Managed by a Kubernetes resource', MANAGED_EXAMPLE)
+  public async deleteWebhook(@Request() req: ExRequest, @Path() map_id: string, @Path() id: string): Promise<void> {
+    await this.webhooks.remove(principalOf(req, 'map_key'), map_id, id);
+    this.setStatus(204);
+  }
+
+  /**
+   * A new signing secret; deliveries from now on are signed with it only.
+   * @summary Rotate the signing secret
+   * @param map_id Map UUID or slug.
+   * @param id Subscription id.
+   */
+  @Post('{id}/rotate-secret')
+  @Response<ErrorResponse>(404, 'Unknown subscription', WEBHOOK_NOT_FOUND_EXAMPLE)
+  @Response<ErrorResponse>(409, 'Managed by a Kubernetes resource', MANAGED_EXAMPLE)
+  public async rotateWebhookSecret(@Request() req: ExRequest, @Path() map_id: string, @Path() id: string): Promise<DataResponse<WebhookSecretDto>> {
+    return { data: await this.webhooks.rotateSecret(principalOf(req, 'map_key'), map_id, id) };
+  }
+
+  /**
+   * The subscription's delivery attempts of the last 7 days, newest first.
+   * @summary Delivery attempt log
+   * @param map_id Map UUID or slug.
+   * @param id Subscription id.
+   * @param outcome `success` or `failure`.
+   * @param before An attempt id: only older attempts (the previous page's `next_before`).
+   * @isInt before
+   * @minimum before 1
+   * @param limit Page size, 1–200 (default 50).
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 200
+   */
+  @Get('{id}/deliveries')
+  @Response<ErrorResponse>(404, 'Unknown subscription', WEBHOOK_NOT_FOUND_EXAMPLE)
+  public async listWebhookDeliveries(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Path() id: string,
+    @Query() outcome?: string,
+    @Query() before?: number,
+    @Query() limit?: number,
+  ): Promise<DeliveryAttemptsPage> {
+    return this.webhooks.attempts(principalOf(req, 'map_key'), map_id, id, { outcome, before, limit: limit ?? 50 });
+  }
+
+  /**
+   * Queues one event of the map again for this subscription (a fresh series of attempts, sent at once by
+   * a worker), whatever happened to it before.
+   * @summary Redeliver an event
+   * @param map_id Map UUID or slug.
+   * @param id Subscription id.
+   */
+  @Post('{id}/redeliver')
+  @SuccessResponse(202, 'Queued')
+  @Response<ErrorResponse>(404, 'Unknown subscription, or an event unknown to the map (or past retention)')
+  public async redeliverWebhookEvent(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Path() id: string,
+    @Body() body: RedeliverRequest,
+  ): Promise<DataResponse<QueuedDeliveryDto>> {
+    const data = await this.webhooks.redeliver(principalOf(req, 'map_key'), map_id, id, body.event_id);
+    this.setStatus(202);
+    return { data };
+  }
+
+  /**
+   * Sends one signed `ping` event (`{"id", "type": "ping", "map_id", "ts", "payload": {"subscription_id",
+   * "message"}}`) to the subscription's URL now, and answers how the attempt went. It is sent even when the
+   * subscription or the map's webhooks are off, and it is recorded in the attempt log.
+   * @summary Send a test event
+   * @param map_id Map UUID or slug.
+   * @param id Subscription id.
+   */
+  @Post('{id}/ping')
+  @Response<ErrorResponse>(404, 'Unknown subscription', WEBHOOK_NOT_FOUND_EXAMPLE)
+  public async pingWebhook(@Request() req: ExRequest, @Path() map_id: string, @Path() id: string): Promise<DataResponse<PingResultDto>> {
+    return { data: await this.webhooks.ping(principalOf(req, 'map_key'), map_id, id) };
+  }
+}
