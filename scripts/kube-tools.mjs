@@ -81,12 +81,7 @@ function unpackKubectlAndHelm() {
 function versionFlags() {
   const [major, minor] = KUBE_VERSION.slice(1).split('.');
   const pkg = 'k8s.io/component-base/version';
-  return [
-    `-X ${pkg}.gitVersion=${KUBE_VERSION}`,
-    `-X ${pkg}.gitMajor=${major}`,
-    `-X ${pkg}.gitMinor=${minor}`,
-    `-X ${pkg}.gitTreeState=clean`,
-  ].join(' ');
+  return [`-X ${pkg}.gitVersion=${KUBE_VERSION}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`, `-X ${pkg}.gitTreeState=clean`].join(' ');
 }
 
 /** Builds or unpacks every missing binary; returns the cache folder. */
