@@ -173,6 +173,7 @@ export class Informer<T extends KubeObject> {
     const rv = e.object.metadata?.resourceVersion;
     if (rv) this.resourceVersion = rv;
     if (e.type === 'BOOKMARK') return;
+    this.log.debug({ type: e.type, name: e.object.metadata?.name, resourceVersion: rv }, 'watch event');
     const obj = this.keep(e.object);
     const key = objectKey(obj);
     const old = this.cache.get(key);

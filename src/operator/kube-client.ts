@@ -154,6 +154,8 @@ export class KubeClient {
         }
         res.setTimeout(idleMs, () => res.destroy());
         const lines = createInterface({ input: res, crlfDelay: Infinity });
+        // readline re-emits the response's errors (a connection cut mid-stream): the stream just ends.
+        lines.on('error', () => resolve());
         lines.on('line', (line) => {
           if (!line) return;
           try {

@@ -169,6 +169,7 @@ export class WebhookSubscriptionController {
     this.metrics.activeWorkers.set({ controller: CONTROLLER }, this.inFlight);
     try {
       const result = await this.reconciler.reconcile(key);
+      this.log.debug({ key, requeueAfterMs: result.requeueAfterMs }, 'reconciled');
       this.queue.forget(key);
       if (result.requeueAfterMs) {
         this.queue.addAfter(key, result.requeueAfterMs);
