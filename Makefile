@@ -73,6 +73,10 @@ bench-api: build ## REST read benchmark against a bare node:http + pg baseline
 bench-stream: build ## event stream: idle connections, fan-out latency, saturation, connects/s against a bare node:http SSE fan-out
 	node scripts/bench-stream.mjs
 
+bench-operator: build ## operator: 1,000 WebhookSubscriptions at once on a test kube-apiserver, time to Ready, requests per resource, 5 min idle (BENCH_IDLE_SECONDS=20 for a quick run)
+	node scripts/kube-tools.mjs >/dev/null
+	node --import tsx scripts/bench-operator.mjs
+
 bench-events: build ## event pipeline benchmark (commit → relay → Redis XADD) against a raw INSERT + XADD baseline
 	node scripts/bench-events.mjs
 

@@ -9,7 +9,7 @@ import type { Logger } from '../log.js';
 import { AppError } from '../errors.js';
 import type { WebhookService, WebhookSubscription } from '../webhooks/webhook.service.js';
 import { normalizeEvents } from '../webhooks/webhook.service.js';
-import { isNotFound, type KubeClient } from './kube-client.js';
+import { isConflict, isNotFound, type KubeClient } from './kube-client.js';
 import type { EventRecorder } from './event-recorder.js';
 import {
   API_VERSION,
@@ -148,17 +148,42 @@ export class WebhookSubscriptionReconciler {
       return { value, name: ref.name, version: secret.metadata.resourceVersion ?? '' };
     }
     const name = ownedSecretName(obj.metadata.name);
-    let secret = this.cachedSecret(`${ns}/${name}`);
-    if (!secret?.data) {
-      try {
-        secret = await this.client.get<SecretObject>(secretPath(ns, name));
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-        secret = undefined;
-      }
-    }
+    const cached = this.cachedSecret(`${ns}/${name}`);
+    let secret = cached?.data ? cached : undefined;
+    // Absent from a synced cache: most likely absent, so create at once (AlreadyExists falls back to a read).
+    if (!secret && cached) secret = await this.readSecret(ns, name);
     if (!secret) {
-      secret = await this.client.create<SecretObject>(secretPath(ns), {
+      secret = await this.createOwnedSecret(obj, name);
+      if (secret) this.recorder.record(obj, 'Normal', 'SecretCreated', `Generated signing secret in Secret ${name}`);
+      else secret = await this.readSecret(ns, name);
+      if (!secret) throw new Error(`Secret ${ns}/${name} vanished while it was being created`);
+    }
+    const owner = secret.metadata.ownerReferences?.find((o) => o.controller);
+    if (owner && owner.uid !== obj.metadata.uid) {
+      return { reason: 'SecretConflict', message: `Secret ${ns}/${name} is controlled by another object` };
+    }
+    if (!owner && secret.metadata.labels?.[OWNED_SECRET_LABEL] !== obj.metadata.name) {
+      return { reason: 'SecretConflict', message: `Secret ${ns}/${name} exists and was not made for this resource; set spec.secretRef to use it` };
+    }
+    const encoded = secret.data?.[SECRET_KEY];
+    if (!encoded) return { reason: 'SecretKeyNotFound', message: `Secret ${ns}/${name} has no key "${SECRET_KEY}"` };
+    return { value: Buffer.from(encoded, 'base64').toString('utf8'), name, version: secret.metadata.resourceVersion ?? '' };
+  }
+
+  private async readSecret(ns: string, name: string): Promise<SecretObject | undefined> {
+    try {
+      return await this.client.get<SecretObject>(secretPath(ns, name));
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** Creates the generated signing Secret, owned by the resource; undefined when it exists already. */
+  private async createOwnedSecret(obj: WebhookSubscriptionResource, name: string): Promise<SecretObject | undefined> {
+    const ns = obj.metadata.namespace!;
+    try {
+      return await this.client.create<SecretObject>(secretPath(ns), {
         apiVersion: 'v1',
         kind: 'Secret',
         type: 'Opaque',
@@ -172,18 +197,10 @@ export class WebhookSubscriptionReconciler {
         },
         data: { [SECRET_KEY]: Buffer.from(randomBytes(32).toString('base64')).toString('base64') },
       });
-      this.recorder.record(obj, 'Normal', 'SecretCreated', `Generated signing secret in Secret ${name}`);
+    } catch (err) {
+      if (isConflict(err)) return undefined;
+      throw err;
     }
-    const owner = secret.metadata.ownerReferences?.find((o) => o.controller);
-    if (owner && owner.uid !== obj.metadata.uid) {
-      return { reason: 'SecretConflict', message: `Secret ${ns}/${name} is controlled by another object` };
-    }
-    if (!owner && secret.metadata.labels?.[OWNED_SECRET_LABEL] !== obj.metadata.name) {
-      return { reason: 'SecretConflict', message: `Secret ${ns}/${name} exists and was not made for this resource; set spec.secretRef to use it` };
-    }
-    const encoded = secret.data?.[SECRET_KEY];
-    if (!encoded) return { reason: 'SecretKeyNotFound', message: `Secret ${ns}/${name} has no key "${SECRET_KEY}"` };
-    return { value: Buffer.from(encoded, 'base64').toString('utf8'), name, version: secret.metadata.resourceVersion ?? '' };
   }
 
   private async refuse(obj: WebhookSubscriptionResource, refusal: Refusal): Promise<ReconcileResult> {

@@ -334,6 +334,10 @@ describe.skipIf(unavailable)('operator: WebhookSubscription resources on a real 
     const cr = await ready('team-a', 'after-restart');
     expect(await api.platform.webhooks.getManaged('kubernetes:team-a/after-restart')).toMatchObject({ id: cr.status!.subscriptionId });
     expect(operator.child.exitCode).toBeNull();
+    // The watches were cut, retried while the apiserver was away, then told their resource version was gone (410) and listed again.
+    const messages = operator.logs().map((l) => l.msg);
+    expect(messages).toContain('list or watch failed; retrying');
+    expect(messages).toContain('watch expired (410), listing again');
   }, 90_000);
 
   it('runs one leader of two; the other takes over within the lease time after SIGKILL', async () => {
