@@ -44,7 +44,6 @@ export interface DeliveryWorkerOptions {
 const PLAN_BATCH = 500;
 const FLUSH_EVERY_MS = 20;
 const FLUSH_MAX = 500;
-const STATS_EVERY_MS = 5_000;
 const SWEEP_EVERY_MS = 60 * 60_000;
 
 interface Finished {
@@ -89,9 +88,7 @@ export class DeliveryWorker {
   start(): void {
     this.running = true;
     this.loops = [this.planLoop(), this.dispatchLoop(), this.flushLoop()];
-    this.timers.push(setInterval(() => void this.stats(), STATS_EVERY_MS));
     this.timers.push(setInterval(() => void this.sweep(), SWEEP_EVERY_MS));
-    void this.stats();
     for (const t of this.timers) t.unref();
   }
 
@@ -298,18 +295,6 @@ export class DeliveryWorker {
   }
 
   // --- upkeep ---
-
-  private async stats(): Promise<void> {
-    try {
-      const { pending, oldestAgeS } = await this.deliveries.backlog(this.o.db);
-      this.o.metrics.retryQueueDepth.set(pending);
-      this.o.metrics.retryQueueOldestAge.set(oldestAgeS);
-      this.o.metrics.subscriptions.reset();
-      for (const r of await this.subs.countByState(this.o.db)) this.o.metrics.subscriptions.set({ state: r.state }, Number(r.n));
-    } catch (err) {
-      this.o.log.warn({ err }, 'webhook statistics failed');
-    }
-  }
 
   private async sweep(): Promise<void> {
     try {

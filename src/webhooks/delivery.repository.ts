@@ -83,7 +83,9 @@ export class DeliveryRepository {
 
   /**
    * Leases due deliveries of active subscriptions on maps whose webhooks are on, at most
-   * `perSubscription - inFlight` per subscription and `limit` in all, skipping rows another worker holds.
+   * `perSubscription - inFlight` per subscription and `limit` in all, skipping rows another worker
+   * holds. The subscriptions looked at are those of the oldest due deliveries (bounded), so the cost
+   * does not grow with the number of subscriptions.
    */
   async claim(
     db: Db,
@@ -96,8 +98,14 @@ export class DeliveryRepository {
     if (limit <= 0) return [];
     return db.all<ClaimedDelivery>(
       `with busy as (select * from jsonb_to_recordset(?::jsonb) as b(id uuid, n int)),
+       due as (
+         select distinct d.subscription_id from (
+           select subscription_id from webhook_deliveries
+           where state = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+           order by next_attempt_at limit 2000) d),
        picked as (
-         select d.id from webhook_subscriptions s
+         select x.id, x.next_attempt_at from due
+         join webhook_subscriptions s on s.id = due.subscription_id and s.active
          join maps m on m.id = s.map_id and m.webhooks_enabled
          left join busy on busy.id = s.id
          cross join lateral (
@@ -105,15 +113,23 @@ export class DeliveryRepository {
            where d.subscription_id = s.id and d.state = 'pending' and d.next_attempt_at <= now()
              and (d.lease_until is null or d.lease_until < now())
            order by d.next_attempt_at limit greatest(0, ? - coalesce(busy.n, 0))
-           for update of d skip locked) d
-         where s.active
-         order by d.next_attempt_at limit ?)
+           for update of d skip locked) x
+         order by x.next_attempt_at limit ?)
        update webhook_deliveries d set lease_owner = ?, lease_until = now() + make_interval(secs => ? / 1000.0)
        from picked, webhook_subscriptions s
        where d.id = picked.id and s.id = d.subscription_id
        returning d.id::text as id, d.subscription_id, d.map_id, d.event_id, d.event_type,
          (extract(epoch from d.event_at) * 1000)::float8 as event_at_ms, d.body, d.attempts, s.url, s.secret_encrypted`,
       [JSON.stringify([...inFlight].map(([id, n]) => ({ id, n }))), perSubscription, limit, owner, leaseMs],
+    );
+  }
+
+  /** Pending deliveries of the map's subscriptions are dropped (its webhooks were switched off). */
+  async dropPendingOfMap(db: Db, mapId: string): Promise<void> {
+    await db.run(
+      `update webhook_deliveries set state = 'dropped', finished_at = now(), lease_owner = null, lease_until = null
+       where subscription_id in (select id from webhook_subscriptions where map_id = ?) and state = 'pending'`,
+      [mapId],
     );
   }
 

@@ -14,7 +14,19 @@ export interface WebhookMetrics {
   disabled: Counter<'reason'>;
 }
 
-export function webhookMetrics(registry: Registry): WebhookMetrics {
+/** Figures read from PostgreSQL when /metrics is scraped (they are the same from every worker). */
+export interface WebhookFigures {
+  backlog(): Promise<{ pending: number; oldestAgeS: number }>;
+  subscriptionsByState(): Promise<{ state: string; n: string }[]>;
+}
+
+export function webhookMetrics(registry: Registry, figures: WebhookFigures): WebhookMetrics {
+  let backlog: Promise<{ pending: number; oldestAgeS: number }> | undefined;
+  // One query per scrape for both queue gauges.
+  const readBacklog = () => {
+    backlog ??= figures.backlog().finally(() => setTimeout(() => (backlog = undefined), 100).unref());
+    return backlog;
+  };
   return {
     deliveries: new Counter({
       name: 'mapintel_webhook_deliveries_total',
@@ -38,17 +50,29 @@ export function webhookMetrics(registry: Registry): WebhookMetrics {
       name: 'mapintel_webhook_queue_pending',
       help: 'Deliveries waiting for an attempt (first attempts and retries), all workers',
       registers: [registry],
+      async collect() {
+        this.set((await readBacklog().catch(() => ({ pending: Number.NaN }))).pending);
+      },
     }),
     retryQueueOldestAge: new Gauge({
       name: 'mapintel_webhook_queue_oldest_age_seconds',
       help: 'Age of the oldest event among the pending deliveries, all workers',
       registers: [registry],
+      async collect() {
+        this.set((await readBacklog().catch(() => ({ oldestAgeS: Number.NaN }))).oldestAgeS);
+      },
     }),
     subscriptions: new Gauge({
       name: 'mapintel_webhook_subscriptions',
       help: 'Subscriptions by state (active, inactive, map_disabled: active on a map whose webhooks are off)',
       labelNames: ['state'],
       registers: [registry],
+      async collect() {
+        const rows = await figures.subscriptionsByState().catch(() => undefined);
+        if (!rows) return;
+        this.reset();
+        for (const state of ['active', 'inactive', 'map_disabled']) this.set({ state }, Number(rows.find((r) => r.state === state)?.n ?? 0));
+      },
     }),
     inFlight: new Gauge({ name: 'mapintel_webhook_worker_in_flight', help: 'Delivery attempts in flight in this worker', registers: [registry] }),
     plannerLag: new Gauge({

@@ -134,6 +134,8 @@ export class WebhookService {
     await this.db.transaction(async (tx) => {
       const was = await this.subs.setEnabled(tx, map.id, enabled);
       await this.subs.bumpMap(tx, map.id, enabled && !was);
+      // Off means off: retries still waiting are dropped with it (decisions §7).
+      if (!enabled) await this.deliveries.dropPendingOfMap(tx, map.id);
     });
     return { webhooks_enabled: enabled };
   }

@@ -147,6 +147,7 @@ export class WebhooksController extends Controller {
    * @param before An attempt id: only older attempts (the previous page's `next_before`).
    * @isInt before
    * @minimum before 1
+   * @maximum before 9007199254740991
    * @param limit Page size, 1–200 (default 50).
    * @isInt limit
    * @minimum limit 1

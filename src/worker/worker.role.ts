@@ -4,6 +4,8 @@ import { dbOf } from '../db/db.js';
 import { WebhookSender } from '../webhooks/sender.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';
 import { webhookMetrics } from '../webhooks/webhook.metrics.js';
+import { DeliveryRepository } from '../webhooks/delivery.repository.js';
+import { SubscriptionRepository } from '../webhooks/subscription.repository.js';
 
 /** The durable consumer's name: every worker process shares its position. */
 export const WEBHOOK_CONSUMER = 'webhooks';
@@ -26,18 +28,21 @@ export const workerRole: Role<WorkerHandle> = {
       log.info('worker role started; SERVICE_WEBHOOKS_ENABLED is off, so no webhooks are delivered');
       return { worker: undefined, readiness: [], async stopAccepting() {}, async stop() {} };
     }
+    const db = dbOf(core.db.orm);
+    const deliveries = new DeliveryRepository();
+    const subscriptions = new SubscriptionRepository();
     const worker = new DeliveryWorker({
-      db: dbOf(core.db.orm),
+      db,
       box: core.secrets.box,
       consumer: await core.events.consumer(WEBHOOK_CONSUMER),
       sender: new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowInsecure: config.webhooksAllowInsecureUrls }),
       log,
-      metrics: webhookMetrics(core.metrics.registry),
+      metrics: webhookMetrics(core.metrics.registry, { backlog: () => deliveries.backlog(db), subscriptionsByState: () => subscriptions.countByState(db) }),
       retryWaitsMs: config.webhookRetryWaitsMs,
       disableAfter: config.webhookDisableAfter,
       concurrency: config.webhookConcurrency,
       perSubscription: config.webhookConcurrencyPerSubscription,
-      leaseMs: config.webhookTimeoutMs + 20_000,
+      leaseMs: config.webhookTimeoutMs + 5_000,
       pollMs: 250,
       attemptsRetentionDays: config.webhookAttemptsRetentionDays,
     });

@@ -32,6 +32,8 @@ interface Ctx {
   trackedEveId: string;
   connectionId: string;
   structureId: string;
+  webhookId: string;
+  eventId: string;
 }
 
 /** Solar systems of the fixture: on the map (with a connection between the first two), and not. */
@@ -278,6 +280,42 @@ const ENDPOINTS: Endpoint[] = [
     ids: ['after'],
     query: () => ({ limit: '10', after: '01JCZ7Y8ZK8Q4R2T6V9W3X5Y7A' }),
   },
+  { method: 'PUT', route: '/api/maps/:map_id/webhooks/toggle', token: 'map', params: mapPath, body: () => ({ enabled: false }) },
+  { method: 'GET', route: '/api/maps/:map_id/webhooks', token: 'map', params: mapPath },
+  {
+    method: 'POST',
+    route: '/api/maps/:map_id/webhooks',
+    token: 'map',
+    params: mapPath,
+    body: () => ({ url: 'http://127.0.0.1:9/other', events: ['*'], active: false }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/maps/:map_id/webhooks/:id',
+    token: 'map',
+    params: (c) => ({ map_id: c.mapId, id: c.webhookId }),
+    body: () => ({ url: 'http://127.0.0.1:9/renamed', events: ['map_kill'], active: false }),
+    emptyBodyOk: true,
+  },
+  { method: 'DELETE', route: '/api/maps/:map_id/webhooks/:id', token: 'map', params: (c) => ({ map_id: c.mapId, id: c.webhookId }) },
+  { method: 'POST', route: '/api/maps/:map_id/webhooks/:id/rotate-secret', token: 'map', params: (c) => ({ map_id: c.mapId, id: c.webhookId }) },
+  {
+    method: 'GET',
+    route: '/api/maps/:map_id/webhooks/:id/deliveries',
+    token: 'map',
+    params: (c) => ({ map_id: c.mapId, id: c.webhookId }),
+    // `before` is an attempt id (bigint): its own bounds are checked in test/api/webhooks.test.ts.
+    ints: ['limit'],
+    query: () => ({ limit: '10', before: '1000', outcome: 'failure' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/maps/:map_id/webhooks/:id/redeliver',
+    token: 'map',
+    params: (c) => ({ map_id: c.mapId, id: c.webhookId }),
+    body: (c) => ({ event_id: c.eventId }),
+  },
+  { method: 'POST', route: '/api/maps/:map_id/webhooks/:id/ping', token: 'map', params: (c) => ({ map_id: c.mapId, id: c.webhookId }) },
   { method: 'GET', route: '/api/common/system-static-info', token: 'none', ints: ['id'], query: () => ({ id: '30000142' }) },
   { method: 'POST', route: '/api/admin/users', token: 'admin', body: () => ({ name: 'Hostile user' }) },
   { method: 'GET', route: '/api/admin/users', token: 'admin' },
@@ -750,6 +788,10 @@ const WATCHED = [
   'map_structures',
   'map_kills',
   'character_activity',
+  'webhook_subscriptions',
+  'webhook_map_state',
+  'webhook_deliveries',
+  'webhook_attempts',
 ] as const;
 
 /**
@@ -811,7 +853,10 @@ describe('hostile input on every endpoint', () => {
   let baseline: Record<string, string>;
 
   beforeAll(async () => {
-    t = await startTestServer({ env: { SERVICE_RATE_LIMIT_PER_MINUTE: '1000000' } });
+    // Webhook management on; its URLs point at a closed loopback port (nothing is ever delivered: no worker runs).
+    t = await startTestServer({
+      env: { SERVICE_RATE_LIMIT_PER_MINUTE: '1000000', SERVICE_WEBHOOKS_ENABLED: 'true', SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true' },
+    });
     await importFixture(t.platform);
     const m = await makeMap(t.platform);
     const other = await makeMap(t.platform);
@@ -842,6 +887,20 @@ describe('hostile input on every endpoint', () => {
     });
     expect(structure.status).toBe(201);
     ctx.structureId = ((await structure.json()) as { data: { id: string } }).data.id;
+    const hook = await t.fetch(`/api/maps/${m.map.id}/webhooks`, {
+      method: 'POST',
+      token: m.key,
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/hook', events: ['*'] }),
+    });
+    expect(hook.status).toBe(201);
+    ctx.webhookId = ((await hook.json()) as { data: { id: string } }).data.id;
+    // An event of the map with its id (the relay assigns ids just after the commit).
+    for (let i = 0; i < 100 && !ctx.eventId; i++) {
+      ctx.eventId = ((await (await t.fetch(`/api/maps/${m.map.id}/events`, { token: m.key })).json()) as { data: { id: string }[] }).data[0]?.id as string;
+      if (!ctx.eventId) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(ctx.eventId).toMatch(/^[0-7][0-9A-Z]{25}$/);
 
     const acl = await t.fetch(`/api/map/acls?map_id=${m.map.id}`, {
       method: 'POST',

@@ -180,6 +180,19 @@ describe('webhook management API', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('pages the attempt log with bounded parameters', async () => {
+    const id = ((await (await s.fetch(base, { token: key })).json()) as { data: { id: string }[] }).data[0]!.id;
+    const ok = await s.fetch(`${base}/${id}/deliveries?limit=200&before=9007199254740991&outcome=success`, { token: key });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ data: [], next_before: null });
+    for (const q of ['before=0', 'before=9007199254740992', `before=${'9'.repeat(8000)}`, 'before=abc', 'limit=0', 'limit=201', 'outcome=maybe']) {
+      const res = await s.fetch(`${base}/${id}/deliveries?${q}`, { token: key });
+      expect(res.status, q).toBe(400);
+      expect(((await res.json()) as { code: string }).code, q).toBe('validation_failed');
+    }
+    expect((await s.fetch(`${base}/not-a-uuid/deliveries`, { token: key })).status).toBe(404);
+  });
+
   it('hides other maps: a key of another map gets 404, no key 401', async () => {
     const { key: otherKey } = await makeMap(s.platform);
     expect((await s.fetch(base, { token: otherKey })).status).toBe(404);

@@ -32,6 +32,9 @@ describe('migrations', () => {
       'mikro_orm_migrations',
       'solar_systems',
       'users',
+      'webhook_attempts',
+      'webhook_deliveries',
+      'webhook_map_state',
       'webhook_subscriptions',
     ]);
   });

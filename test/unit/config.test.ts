@@ -201,6 +201,16 @@ describe('loadConfig', () => {
     expect(problemsOf({ SERVICE_WEBHOOKS_ENABLED: 'maybe' })).toEqual(['SERVICE_WEBHOOKS_ENABLED must be true or false (got "maybe")']);
   });
 
+  it('reads the webhook retry schedule as a list of durations', () => {
+    expect(loadConfig({}).webhookRetryWaitsMs).toEqual([1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000]);
+    expect(loadConfig({ WEBHOOK_RETRY_WAITS: '250ms, 2s,1m,1h,40' }).webhookRetryWaitsMs).toEqual([250, 2_000, 60_000, 3_600_000, 40]);
+    for (const bad of ['1x', '1s,,2s', '-1s', 'soon']) {
+      expect(problemsOf({ WEBHOOK_RETRY_WAITS: bad }), bad).toEqual([
+        `WEBHOOK_RETRY_WAITS must be a comma list of durations such as 1s,5s,30s,2m,1h (got "${bad}")`,
+      ]);
+    }
+  });
+
   it('rejects non-boolean text for every boolean setting', () => {
     for (const s of SETTINGS.filter((x) => x.unit === 'boolean')) {
       expect(problemsOf({ [s.name]: 'enabled' }), s.name).toEqual([`${s.name} must be true or false (got "enabled")`]);

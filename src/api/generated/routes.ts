@@ -2734,7 +2734,7 @@ export function RegisterRoutes(app: Router) {
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 id: {"in":"path","name":"id","required":true,"dataType":"string"},
                 outcome: {"in":"query","name":"outcome","dataType":"string"},
-                before: {"in":"query","name":"before","dataType":"integer","validators":{"isInt":{"errorMsg":"before"},"minimum":{"value":1}}},
+                before: {"in":"query","name":"before","dataType":"integer","validators":{"isInt":{"errorMsg":"before"},"minimum":{"value":1},"maximum":{"value":9007199254740991}}},
                 limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":200}}},
         };
         app.get('/api/maps/:map_id/webhooks/:id/deliveries',

@@ -36,6 +36,9 @@ export class Migration20261123150000_webhook_delivery extends Migration {
       "inserted_at" timestamptz(6) not null default now(),
       constraint "webhook_deliveries_subscription_event_unique" unique ("subscription_id", "event_id"));`);
     this.addSql(`create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") where "state" = 'pending';`);
+    this.addSql(
+      `create index "webhook_deliveries_subscription_due_index" on "webhook_deliveries" ("subscription_id", "next_attempt_at") where "state" = 'pending';`,
+    );
     this.addSql(`create index "webhook_deliveries_finished_index" on "webhook_deliveries" ("finished_at") where "state" <> 'pending';`);
     this.addSql(`create table "webhook_attempts" (
       "id" bigint generated always as identity primary key,

@@ -1,0 +1,207 @@
+/**
+ * Webhook delivery under faults, with worker processes of their own (`serve --roles worker`) over the
+ * machine's PostgreSQL and a Redis server of the test's own: two workers share the work without
+ * sending an event twice; a worker SIGKILLed mid-delivery, a Redis restart, and a Redis stream trimmed
+ * under a stopped worker lose nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { startTestServer, TEST_ENCRYPTION_KEY, type TestServer } from '../support/app.js';
+import { importFixture, makeMap } from '../support/factories.js';
+import { OwnRedis } from '../support/redis-server.js';
+import { moveSystem } from '../support/sse.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { startCli, type CliProcess } from '../support/cli-process.js';
+import { TEST_DATABASE_URL } from '../support/db.js';
+import { apiRole } from '../../src/api/api.role.js';
+
+const SYSTEMS = [31000005, 31000001, 31000008];
+
+let t: TestServer;
+let redis: OwnRedis;
+const workers: CliProcess[] = [];
+const receivers: Receiver[] = [];
+
+function startWorker(): CliProcess {
+  const w = startCli(['serve', '--roles', 'worker'], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    OPS_PORT: '0',
+    OPS_HOST: '127.0.0.1',
+    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_SCHEMA: t.config.databaseSchema,
+    DATABASE_POOL_MAX: '4',
+    REDIS_URL: redis.url,
+    REDIS_KEY_PREFIX: t.config.redisKeyPrefix,
+    SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    SERVICE_WEBHOOKS_ENABLED: 'true',
+    SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true',
+    WEBHOOK_RETRY_WAITS: '200ms,400ms,800ms',
+    WEBHOOK_TIMEOUT_MS: '1000',
+    SERVICE_SHUTDOWN_TIMEOUT_MS: '2000',
+    LOG_LEVEL: 'info',
+  });
+  workers.push(w);
+  return w;
+}
+
+beforeAll(async () => {
+  redis = await OwnRedis.create();
+  t = await startTestServer({
+    redis: true,
+    roles: [apiRole],
+    env: { REDIS_URL: redis.url, SERVICE_WEBHOOKS_ENABLED: 'true', SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true', EVENTS_RELAY_POLL_MS: '100' },
+  });
+  await importFixture(t.platform);
+}, 60_000);
+afterAll(async () => {
+  for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+  for (const r of receivers) await r.close();
+  await t?.close();
+  await redis?.destroy();
+});
+
+async function subscribedMap() {
+  const { map, key } = await makeMap(t.platform);
+  const receiver = await startReceiver();
+  receivers.push(receiver);
+  const res = await t.fetch(`/api/maps/${map.id}/webhooks`, {
+    method: 'POST',
+    token: key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: receiver.url, events: ['*'] }),
+  });
+  expect(res.status).toBe(201);
+  receiver.secrets.push(((await res.json()) as { data: { secret: string } }).data.secret);
+  const on = await t.fetch(`/api/maps/${map.id}/webhooks/toggle`, {
+    method: 'PUT',
+    token: key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ enabled: true }),
+  });
+  expect(on.status).toBe(200);
+  return { map, key, receiver };
+}
+
+/** Ids of the map's events once the relay has given each written one its id. */
+async function eventIds(mapId: string): Promise<string[]> {
+  const query = (sql: string) => t.platform.orm.em.getConnection().execute<Record<string, string>[]>(sql, [mapId]);
+  await expect
+    .poll(async () => (await query('select count(*) as n from map_events where map_id = ? and event_id is null'))[0]!.n, { timeout: 15_000 })
+    .toBe('0');
+  return (await query('select event_id from map_events where map_id = ? order by event_id')).map((r) => r.event_id!);
+}
+
+const deliveredIds = (r: Receiver) => r.accepted().map((x) => x.headers['x-service-event-id'] as string);
+
+describe('webhook delivery under faults', () => {
+  it('spreads work over two workers and sends each event once', async () => {
+    const { map, key, receiver } = await subscribedMap();
+    const [w1, w2] = [startWorker(), startWorker()];
+    await w1.waitForLog('worker role started: delivering webhooks');
+    await w2.waitForLog('worker role started: delivering webhooks');
+    for (let i = 0; i < 30; i++) await moveSystem(t, map.slug, key, SYSTEMS[i % 3]);
+    const ids = await eventIds(map.id);
+    await receiver.waitFor(ids.length, 20_000);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(deliveredIds(receiver).sort()).toEqual(ids);
+    expect(receiver.received).toHaveLength(ids.length);
+    // Both took part: each worker's own counter of successful attempts.
+    const sent = await Promise.all(
+      [w1, w2].map(async (w) => {
+        const ops = (await w.waitForLog('ops port listening')).url as string;
+        const text = await (await fetch(`${ops}/metrics`)).text();
+        return Number(/mapintel_webhook_deliveries_total\{outcome="success",status_class="2xx"\} (\d+)/.exec(text)?.[1] ?? 0);
+      }),
+    );
+    expect(sent[0]! + sent[1]!).toBe(ids.length);
+    expect(sent[0]).toBeGreaterThan(0);
+    expect(sent[1]).toBeGreaterThan(0);
+    await w1.stop();
+    await w2.stop();
+  }, 60_000);
+
+  it('delivers every event although a worker is SIGKILLed mid-delivery', async () => {
+    const { map, key, receiver } = await subscribedMap();
+    receiver.reply = () => ({ status: 200, delayMs: 700 });
+    const w1 = startWorker();
+    await w1.waitForLog('worker role started: delivering webhooks');
+    for (let i = 0; i < 20; i++) await moveSystem(t, map.slug, key, SYSTEMS[i % 3]);
+    // Killed while its first requests wait for their answers: those deliveries are leased and unrecorded.
+    await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 10 }).toBeGreaterThanOrEqual(2);
+    w1.child.kill('SIGKILL');
+    const inFlight = new Set(receiver.received.map((r) => r.headers['x-service-event-id'] as string));
+    receiver.reply = () => ({ status: 200 });
+    const w2 = startWorker();
+    await w2.waitForLog('worker role started: delivering webhooks');
+    const ids = await eventIds(map.id);
+    // The answers to the requests in flight never reached the dead worker: its leases expire
+    // (timeout + 5 s) and the new worker sends those deliveries again.
+    const times = (id: string) => receiver.received.filter((r) => r.headers['x-service-event-id'] === id).length;
+    const started = Date.now();
+    await expect.poll(() => [...inFlight].every((id) => times(id) >= 2), { timeout: 30_000, interval: 100 }).toBe(true);
+    expect(Date.now() - started).toBeGreaterThan(2_000);
+    await expect.poll(() => new Set(deliveredIds(receiver)).size, { timeout: 30_000, interval: 100 }).toBe(ids.length);
+    expect([...new Set(deliveredIds(receiver))].sort()).toEqual(ids);
+    await w2.stop();
+  }, 60_000);
+
+  it('keeps a scheduled retry through a worker restart', async () => {
+    const { map, key, receiver } = await subscribedMap();
+    receiver.reply = ({ count }) => (count === 1 ? { status: 503, headers: { 'retry-after': '3' } } : { status: 200 });
+    let w = startWorker();
+    await w.waitForLog('worker role started: delivering webhooks');
+    await moveSystem(t, map.slug, key, SYSTEMS[0]);
+    await receiver.waitFor(1, 10_000, (r) => r.status === 503);
+    // The outcome is recorded (a batch every 20 ms), then the worker goes away before the retry is due.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await w.stop()).toBe(0);
+    w = startWorker();
+    await w.waitForLog('worker role started: delivering webhooks');
+    const [ok] = await receiver.waitFor(1, 15_000);
+    const first = receiver.received[0]!;
+    expect(ok!.headers['x-service-event-id']).toBe(first.headers['x-service-event-id']);
+    expect(ok!.headers['x-service-delivery-attempt']).toBe('2');
+    expect(ok!.at - first.at).toBeGreaterThanOrEqual(3_000);
+    expect(receiver.received).toHaveLength(2);
+    await w.stop();
+  }, 60_000);
+
+  it('delivers events written while Redis was down, once it is back', async () => {
+    const { map, key, receiver } = await subscribedMap();
+    const w = startWorker();
+    await w.waitForLog('worker role started: delivering webhooks');
+    await moveSystem(t, map.slug, key, SYSTEMS[0]);
+    await receiver.waitFor(1);
+    await redis.stop();
+    for (let i = 0; i < 5; i++) await moveSystem(t, map.slug, key, SYSTEMS[i % 3]);
+    await redis.start();
+    const ids = await eventIds(map.id);
+    await expect.poll(() => new Set(deliveredIds(receiver)).size, { timeout: 30_000, interval: 100 }).toBe(ids.length);
+    expect([...new Set(deliveredIds(receiver))].sort()).toEqual(ids);
+    await w.stop();
+  }, 60_000);
+
+  it('catches up from PostgreSQL when Redis trimmed the stream under a stopped worker', async () => {
+    const { map, key, receiver } = await subscribedMap();
+    let w = startWorker();
+    await w.waitForLog('worker role started: delivering webhooks');
+    await moveSystem(t, map.slug, key, SYSTEMS[0]);
+    await receiver.waitFor(1);
+    expect(await w.stop()).toBe(0);
+    for (let i = 0; i < 10; i++) await moveSystem(t, map.slug, key, SYSTEMS[i % 3]);
+    const ids = await eventIds(map.id);
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    const prefix = t.config.redisKeyPrefix;
+    await client.xTrim(`${prefix}events:all`, 'MAXLEN', 0);
+    await client.xTrim(`${prefix}events:map:${map.id}`, 'MAXLEN', 0);
+    expect(await client.xLen(`${prefix}events:all`)).toBe(0);
+    await client.quit();
+    w = startWorker();
+    await w.waitForLog('worker role started: delivering webhooks');
+    await expect.poll(() => new Set(deliveredIds(receiver)).size, { timeout: 20_000, interval: 100 }).toBe(ids.length);
+    expect([...new Set(deliveredIds(receiver))].sort()).toEqual(ids);
+    await w.stop();
+  }, 60_000);
+});

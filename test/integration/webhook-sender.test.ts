@@ -1,0 +1,87 @@
+/**
+ * One delivery attempt against real receivers on loopback: the connection goes to the address that was
+ * checked whatever the name resolves to at connect time, non-public answers are refused before any
+ * byte is sent, redirects are not followed, and failures are classified.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebhookSender } from '../../src/webhooks/sender.js';
+import type { Resolve } from '../../src/webhooks/url-guard.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { freePort } from '../support/redis-server.js';
+
+const SECRET = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I=';
+const request = (url: string) => ({ url, secret: SECRET, body: '{"id":"x"}', eventId: '01JAAAAAAAAAAAAAAAAAAAAAAA', eventType: 'add_system', attempt: 1 });
+
+describe('webhook sender', () => {
+  let port: number;
+  let a: Receiver; // 127.0.0.1: where "localhost" resolves
+  let b: Receiver; // 127.0.0.2: the address the check saw
+
+  beforeAll(async () => {
+    port = await freePort();
+    a = await startReceiver({ host: '127.0.0.1', port, secrets: [SECRET] });
+    b = await startReceiver({ host: '127.0.0.2', port, secrets: [SECRET] });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  it('connects to the checked address even when the name resolves elsewhere at connect time', async () => {
+    const resolve: Resolve = async () => [{ address: '127.0.0.2', family: 4 }];
+    const sender = new WebhookSender({ timeoutMs: 2_000, allowInsecure: true, resolve });
+    const r = await sender.send(request(`http://localhost:${port}/hook`));
+    sender.close();
+    expect(r).toMatchObject({ ok: true, status: 200 });
+    expect(b.received).toHaveLength(1);
+    expect(a.received).toHaveLength(0);
+    expect(b.received[0]!.headers.host).toBe(`localhost:${port}`);
+    expect(b.received[0]!.verified).toBe(true);
+  });
+
+  it('refuses a name that resolves to a non-public address before sending anything', async () => {
+    for (const answer of ['127.0.0.1', '10.0.0.5', '169.254.169.254', '100.64.1.1', '::1', 'fd00::1', '::ffff:127.0.0.1']) {
+      const resolve: Resolve = async () => [{ address: answer, family: answer.includes(':') ? 6 : 4 }];
+      const sender = new WebhookSender({ timeoutMs: 2_000, allowInsecure: false, resolve });
+      const r = await sender.send(request(`https://hooks.example:${port}/hook`));
+      expect(r, answer).toMatchObject({ ok: false, status: null, errorClass: 'refused_url' });
+      expect(r.error).toContain(answer);
+    }
+    // A name that answers public and private addresses is refused too (any one private address).
+    const mixed: Resolve = async () => [
+      { address: '93.184.215.14', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+    expect((await new WebhookSender({ timeoutMs: 2_000, allowInsecure: false, resolve: mixed }).send(request(`https://hooks.example/hook`))).errorClass).toBe(
+      'refused_url',
+    );
+    expect(a.received).toHaveLength(0);
+  });
+
+  it('does not follow redirects, times out, and tells connection failures apart', async () => {
+    const sender = new WebhookSender({ timeoutMs: 300, allowInsecure: true });
+    b.reply = ({ count }) => (count === 2 ? { status: 302, headers: { location: `http://127.0.0.1:${port}/elsewhere` } } : { status: 200, delayMs: 1_000 });
+    const redirected = await sender.send(request(`http://127.0.0.2:${port}/hook`));
+    expect(redirected).toMatchObject({ ok: false, status: 302, errorClass: 'http_other' });
+    expect(a.received).toHaveLength(0);
+    const slow = await sender.send(request(`http://127.0.0.2:${port}/hook`));
+    expect(slow).toMatchObject({ ok: false, status: null, errorClass: 'timeout' });
+    expect(slow.durationMs).toBeGreaterThanOrEqual(290);
+    expect(slow.durationMs).toBeLessThan(900);
+    const closed = await freePort();
+    const refused = await sender.send(request(`http://127.0.0.1:${closed}/hook`));
+    expect(refused).toMatchObject({ ok: false, status: null, errorClass: 'connect' });
+    expect(refused.error).toContain('ECONNREFUSED');
+    sender.close();
+  });
+
+  it('reads 429/503 Retry-After and flags 410', async () => {
+    const sender = new WebhookSender({ timeoutMs: 2_000, allowInsecure: true });
+    a.reply = ({ count }) => (count === 1 ? { status: 429, headers: { 'retry-after': '7' } } : { status: 410 });
+    const limited = await sender.send(request(`http://127.0.0.1:${port}/hook`));
+    expect(limited).toMatchObject({ ok: false, status: 429, errorClass: 'http_4xx', retryAfterMs: 7_000, gone: false });
+    const gone = await sender.send(request(`http://127.0.0.1:${port}/hook`));
+    expect(gone).toMatchObject({ ok: false, status: 410, errorClass: 'http_410', gone: true });
+    sender.close();
+  });
+});
