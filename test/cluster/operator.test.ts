@@ -326,6 +326,74 @@ describe.skipIf(unavailable)('operator: WebhookSubscription resources on a real 
     expect(await worker.stop()).toBe(0);
   }, 60_000);
 
+  it('shows failing deliveries as Degraded, the workers disabling the subscription, and resumes on an edit', async () => {
+    const other = await makeMap(api.platform);
+    const toggled = await api.fetch(`/api/maps/${other.map.id}/webhooks/toggle`, {
+      method: 'PUT',
+      token: other.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ enabled: true }),
+    });
+    expect(toggled.status).toBe(200);
+    // Its generated secret is not one the receiver knows: every delivery is answered 401.
+    apply('team-b', 'failing', { map: other.map.slug, url: `${receiver.url}/fail`, events: ['add_system'] });
+    await ready('team-b', 'failing');
+    const port = await freePort();
+    const worker = startCli(['serve', '--roles', 'worker'], {
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: api.config.databaseSchema,
+      DATABASE_POOL_MAX: '4',
+      SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: api.config.redisKeyPrefix,
+      SERVICE_WEBHOOKS_ENABLED: 'true',
+      SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true',
+      WEBHOOK_RETRY_WAITS: '100ms',
+      WEBHOOK_DISABLE_AFTER: '2',
+      NODE_EXTRA_CA_CERTS: ca.certFile,
+      OPS_PORT: String(port),
+      OPS_HOST: '127.0.0.1',
+      PORT: '0',
+      SERVICE_SHUTDOWN_TIMEOUT_MS: '3000',
+    });
+    processes.push(worker);
+    await eventually('worker ready', async () => (await ops(port, '/readyz')).status === 200, 30_000);
+
+    await makeSystem(api.platform, other.map.id, 31000005);
+    const failing = await eventually('DeliveryFailing', () => {
+      const c = getCr('team-b', 'failing');
+      return condition(c, 'Degraded')?.reason === 'DeliveryFailing' ? c : undefined;
+    });
+    expect(failing.status).toMatchObject({ consecutiveFailures: 1 });
+    expect(failing.status!.lastError).toMatch(/401/);
+    expect(condition(failing, 'Ready')!.status).toBe('True');
+
+    await makeSystem(api.platform, other.map.id, 30000142);
+    const disabled = await eventually('DisabledAfterFailures', () => {
+      const c = getCr('team-b', 'failing');
+      return condition(c, 'Degraded')?.reason === 'DisabledAfterFailures' ? c : undefined;
+    });
+    expect(disabled.status!.consecutiveFailures).toBe(2);
+    expect((await api.platform.webhooks.getManaged('kubernetes:team-b/failing'))!.active).toBe(false);
+    // The operator does not switch it back on by itself.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await api.platform.webhooks.getManaged('kubernetes:team-b/failing'))!.active).toBe(false);
+    await eventually('Warning events', () => {
+      const reasons = eventReasons('team-b', 'failing');
+      return reasons.includes('DeliveryFailing') && reasons.includes('DisabledAfterFailures');
+    });
+
+    // An edit of the resource applies it again: active, failures reset.
+    apply('team-b', 'failing', { map: other.map.slug, url: `${receiver.url}/fail`, events: ['add_system', 'deleted_system'] });
+    const resumed = await ready('team-b', 'failing', 2);
+    const sub = await api.platform.webhooks.getManaged('kubernetes:team-b/failing');
+    expect(sub).toMatchObject({ active: true, consecutiveFailures: 0 });
+    expect(await eventually('Recovered', () => condition(getCr('team-b', 'failing'), 'Degraded')?.status === 'False')).toBe(true);
+    expect(resumed.status!.observedGeneration).toBe(2);
+    kubectl(['delete', 'webhooksubscriptions.mapintel.io', 'failing', '-n', 'team-b', '--wait=true', '--timeout=30s']);
+    expect(await worker.stop()).toBe(0);
+  }, 90_000);
+
   it('resumes reconciling after the apiserver restarts', async () => {
     await cluster.stopApiserver();
     await new Promise((r) => setTimeout(r, 1000));
