@@ -23,7 +23,7 @@ export function kubeUnavailable(needs: string[] = ['etcd', 'kube-apiserver', 'ku
   if (missing.length === 0) return undefined;
   const reason = `Kubernetes binaries missing (${missing.join(', ')}) in ${KUBE_BIN}: run \`node scripts/kube-tools.mjs\``;
   // Loud on purpose: a skipped cluster test must never read as a passed one.
-  process.stderr.write(`\n!!!! CLUSTER TESTS SKIPPED: ${reason}\n\n`);
+  console.warn(`\n!!!! CLUSTER TESTS SKIPPED: ${reason}\n`);
   return reason;
 }
 
