@@ -152,18 +152,7 @@ export class WebhookService {
     const secret = newSecret();
     const row = await this.db.transaction(async (tx) => {
       await this.subs.bumpMap(tx, map.id);
-      if ((await this.subs.count(tx, map.id)) >= MAX_SUBSCRIPTIONS_PER_MAP) {
-        throw new ConflictError('webhook_limit_reached', `A map has at most ${MAX_SUBSCRIPTIONS_PER_MAP} webhook subscriptions`);
-      }
-      const id = await this.subs.insert(tx, {
-        mapId: map.id,
-        url,
-        events,
-        active: fields.active ?? true,
-        secretEncrypted: this.box.encrypt(secret),
-        managedBy: null,
-      });
-      if (!id) throw this.urlTaken();
+      const id = await this.insertNew(tx, { mapId: map.id, url, events, active: fields.active ?? true, secret, managedBy: null });
       return (await this.subs.byId(tx, map.id, id))!;
     });
     return { ...toDto(row), secret };
@@ -302,18 +291,7 @@ export class WebhookService {
         if (!spec.active) await this.deliveries.dropPending(tx, keep.id);
         return { subscription: toSubscription((await this.subs.byId(tx, map.id, keep.id))!), created: false };
       }
-      if ((await this.subs.count(tx, map.id)) >= MAX_SUBSCRIPTIONS_PER_MAP) {
-        throw new ConflictError('webhook_limit_reached', `A map has at most ${MAX_SUBSCRIPTIONS_PER_MAP} webhook subscriptions`);
-      }
-      const id = await this.subs.insert(tx, {
-        mapId: map.id,
-        url,
-        events,
-        active: spec.active,
-        secretEncrypted: this.box.encrypt(spec.secret),
-        managedBy: spec.managedBy,
-      });
-      if (!id) throw this.urlTaken();
+      const id = await this.insertNew(tx, { mapId: map.id, url, events, active: spec.active, secret: spec.secret, managedBy: spec.managedBy });
       return { subscription: toSubscription((await this.subs.byId(tx, map.id, id))!), created: true };
     });
   }
@@ -351,6 +329,26 @@ export class WebhookService {
         throw new BadRequestError('invalid_webhook_url', `Webhook URL refused: ${err.message}`, [{ field: 'url', message: err.message }]);
       throw err;
     }
+  }
+
+  /** A new subscription within the map's limit (the caller holds the map's webhook version). */
+  private async insertNew(
+    tx: Db,
+    s: { mapId: string; url: string; events: string[]; active: boolean; secret: string; managedBy: string | null },
+  ): Promise<string> {
+    if ((await this.subs.count(tx, s.mapId)) >= MAX_SUBSCRIPTIONS_PER_MAP) {
+      throw new ConflictError('webhook_limit_reached', `A map has at most ${MAX_SUBSCRIPTIONS_PER_MAP} webhook subscriptions`);
+    }
+    const id = await this.subs.insert(tx, {
+      mapId: s.mapId,
+      url: s.url,
+      events: s.events,
+      active: s.active,
+      secretEncrypted: this.box.encrypt(s.secret),
+      managedBy: s.managedBy,
+    });
+    if (!id) throw this.urlTaken();
+    return id;
   }
 
   private urlTaken(): ConflictError {
