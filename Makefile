@@ -8,7 +8,7 @@ NODE_DEP := .node/node_modules/.bin/node
 endif
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help node install build run serve test typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-webhooks clean
+.PHONY: help node install build run serve test test-cluster kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-webhooks bench-operator clean
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -52,14 +52,30 @@ format: install ## format src, test and scripts with Prettier
 check: build ## formatting, typecheck, lint, import circles, then every test
 	npm run --silent check
 
-test: build ## run every test tier against the machine's PostgreSQL and Redis
+test: build ## run every test tier against the machine's PostgreSQL and Redis (and a test Kubernetes control plane)
+	@node scripts/kube-tools.mjs >/dev/null || echo "!!!! Kubernetes binaries could not be built: the cluster tests will be SKIPPED"
 	node scripts/run-tests.mjs
+
+kube-tools: ## build kube-apiserver, kube-controller-manager and etcd, unpack kubectl and helm into .cache/kube/ (once)
+	node scripts/kube-tools.mjs
+
+test-cluster: build ## only the cluster tests (chart, manifests, image, operator) against a real kube-apiserver
+	@node scripts/kube-tools.mjs >/dev/null || echo "!!!! Kubernetes binaries could not be built: the cluster tests will be SKIPPED"
+	node scripts/run-tests.mjs test/cluster
+
+k8s: ## render k8s/base/mapintel.yaml from the Helm chart (a test fails when it drifts)
+	node scripts/kube-tools.mjs >/dev/null
+	node scripts/render-k8s.mjs
 
 bench-api: build ## REST read benchmark against a bare node:http + pg baseline
 	node scripts/bench-api.mjs
 
 bench-stream: build ## event stream: idle connections, fan-out latency, saturation, connects/s against a bare node:http SSE fan-out
 	node scripts/bench-stream.mjs
+
+bench-operator: build ## operator: 1,000 WebhookSubscriptions at once on a test kube-apiserver, time to Ready, requests per resource, 5 min idle (BENCH_IDLE_SECONDS=20 for a quick run)
+	node scripts/kube-tools.mjs >/dev/null
+	node --import tsx scripts/bench-operator.mjs
 
 bench-events: build ## event pipeline benchmark (commit → relay → Redis XADD) against a raw INSERT + XADD baseline
 	node scripts/bench-events.mjs

@@ -1,8 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
@@ -10,5 +9,13 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'service', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/cluster/**'], sequence: { groupOrder: 0 } },
+      },
+      // After the rest: a control plane per file loads the two cores, and timing-sensitive tests elsewhere should not share them with it.
+      { extends: true, test: { name: 'cluster', include: ['test/cluster/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -21,5 +21,13 @@ if (existsSync(out)) {
   failed = 1;
 }
 if (run.status !== 0 && failed === 0) failed = 1;
+if (skipped && existsSync(out)) {
+  // Skipped is never passed: name the files, loudly (the cluster tests skip when the Kubernetes binaries are missing).
+  const r = JSON.parse(readFileSync(out, 'utf8'));
+  const files = (r.testResults ?? []).filter((f) =>
+    (f.assertionResults ?? []).some((a) => a.status === 'pending' || a.status === 'skipped' || a.status === 'todo'),
+  );
+  console.log(`!!!! ${skipped} tests SKIPPED in: ${files.map((f) => f.name.replace(`${process.cwd()}/`, '')).join(', ')}`);
+}
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

@@ -66,8 +66,10 @@ program
 
 program
   .command('serve')
-  .description('run the roles of this process (default: all); migrates first; without DATABASE_URL an embedded PostgreSQL runs under DATA_DIR')
-  .option('--roles <roles>', `comma list of roles to run: ${ROLES.map((r) => r.name).join(', ')} (default: all)`)
+  .description(
+    'run the roles of this process (default: every role but the operator); migrates first; without DATABASE_URL an embedded PostgreSQL runs under DATA_DIR',
+  )
+  .option('--roles <roles>', `comma list of roles to run: ${ROLES.map((r) => r.name).join(', ')} (default: all but operator; "all" adds it)`)
   .addHelpText(
     'after',
     `\nRoles:\n${ROLES.map((r) => `  ${r.name.padEnd(8)} ${r.summary}`).join('\n')}\nEvery process serves /healthz, /readyz and /metrics on OPS_PORT.\n${FIRST_SETTINGS}`,

@@ -158,6 +158,38 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'WEBHOOK_ATTEMPTS_RETENTION_DAYS', meaning: 'Days the delivery attempt log is kept', default: '7', unit: 'days' },
   {
+    name: 'KUBECONFIG',
+    meaning: 'Operator: kubeconfig file of the cluster to reconcile; when unset, the in-cluster ServiceAccount (or ~/.kube/config outside a cluster)',
+    default: '',
+    unit: 'path',
+  },
+  {
+    name: 'OPERATOR_NAMESPACE',
+    meaning: 'Operator: namespace of its leader-election Lease (the chart sets the release namespace)',
+    default: 'default',
+    unit: 'name',
+  },
+  { name: 'OPERATOR_LEASE_NAME', meaning: 'Operator: name of the leader-election Lease', default: 'mapintel-operator', unit: 'name' },
+  {
+    name: 'OPERATOR_LEASE_DURATION_SECONDS',
+    meaning: 'Operator: a leader that stops renewing loses the Lease after this long; the leader renews every fifth of it',
+    default: '15',
+    unit: 'seconds',
+  },
+  {
+    name: 'OPERATOR_IDENTITY',
+    meaning: 'Operator: holder identity in the Lease (the chart sets the pod name); host name and process id when unset',
+    default: '',
+    unit: 'string',
+  },
+  { name: 'OPERATOR_CONCURRENCY', meaning: 'Operator: resources reconciled at once', default: '4', unit: 'reconciles' },
+  {
+    name: 'OPERATOR_STATUS_REFRESH_MS',
+    meaning: 'Operator: how often delivery state (last delivery, failures, last error) is compared with the resources’ status',
+    default: '5000',
+    unit: 'milliseconds',
+  },
+  {
     name: 'SERVICE_RATE_LIMIT_PER_MINUTE',
     meaning: 'API requests allowed per valid API key (or per client address without a valid key) per minute',
     default: '100',
@@ -239,6 +271,13 @@ export interface Config {
   webhooksEnabled: boolean;
   webhooksAllowInsecureUrls: boolean;
   webhookTimeoutMs: number;
+  kubeconfig: string | undefined;
+  operatorNamespace: string;
+  operatorLeaseName: string;
+  operatorLeaseDurationSeconds: number;
+  operatorIdentity: string | undefined;
+  operatorConcurrency: number;
+  operatorStatusRefreshMs: number;
   /** Waits before attempts 2, 3, … in milliseconds. */
   webhookRetryWaitsMs: number[];
   webhookDisableAfter: number;
@@ -365,6 +404,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooksEnabled: bool('SERVICE_WEBHOOKS_ENABLED'),
     webhooksAllowInsecureUrls: bool('SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS'),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 100, 600_000),
+    kubeconfig: optional('KUBECONFIG'),
+    operatorNamespace: raw('OPERATOR_NAMESPACE'),
+    operatorLeaseName: raw('OPERATOR_LEASE_NAME'),
+    operatorLeaseDurationSeconds: int('OPERATOR_LEASE_DURATION_SECONDS', 2, 3600),
+    operatorIdentity: optional('OPERATOR_IDENTITY'),
+    operatorConcurrency: int('OPERATOR_CONCURRENCY', 1, 256),
+    operatorStatusRefreshMs: int('OPERATOR_STATUS_REFRESH_MS', 100, 3_600_000),
     webhookRetryWaitsMs: durations('WEBHOOK_RETRY_WAITS'),
     webhookDisableAfter: int('WEBHOOK_DISABLE_AFTER', 1, 1_000_000),
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 1, 100_000),

@@ -2,7 +2,7 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { buildCore, type Core } from './core/core.js';
 import type { Role, RoleHandle } from './roles/role.js';
-import { ROLES } from './roles/registry.js';
+import { DEFAULT_ROLES } from './roles/registry.js';
 import { startOpsServer, type OpsServer } from './ops/ops.server.js';
 import { apiRole, type ApiHandle } from './api/api.role.js';
 import { closeWithin } from './shutdown.js';
@@ -20,7 +20,7 @@ export interface Serving {
 }
 
 export interface ServeOptions {
-  /** Roles to run (default: every role of this build). */
+  /** Roles to run (default: every role but the operator). */
   roles?: readonly Role[];
   logger?: Logger;
   /** A core built already (the demo seeds through it before serving). */
@@ -65,7 +65,7 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Se
       roles: () => [...roles.keys()],
       readiness: () => [...core.readiness, ...[...roles.values()].flatMap((r) => r.readiness)],
     });
-    for (const role of opts.roles ?? ROLES) {
+    for (const role of opts.roles ?? DEFAULT_ROLES) {
       roles.set(role.name, await role.start(core));
       core.log.info({ role: role.name }, 'role started');
     }

@@ -111,10 +111,10 @@ describe('mapintel serve --roles', () => {
   }, 90_000);
 
   it('refuses a role this build does not have, in one line, before touching anything', () => {
-    for (const role of ['operator', 'bogus']) {
+    for (const role of ['operators', 'bogus']) {
       const r = runCli(['serve', '--roles', `api,${role}`], { ...env, PORT: '0' });
       expect(r.status).not.toBe(0);
-      expect(r.stderr).toMatch(new RegExp(`role "${role}".*available: api, stream, worker`));
+      expect(r.stderr).toMatch(new RegExp(`role "${role}".*available: api, stream, worker, operator`));
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
   });
@@ -126,6 +126,7 @@ describe('mapintel serve --roles', () => {
     expect(r.stdout).toMatch(/\n\s+api\s+public REST API/);
     expect(r.stdout).toMatch(/\n\s+stream\s+event stream \(SSE\)/);
     expect(r.stdout).toMatch(/\n\s+worker\s+webhook delivery/);
+    expect(r.stdout).toMatch(/\n\s+operator\s+Kubernetes operator/);
     expect(r.stdout).toContain('OPS_PORT');
   });
 });

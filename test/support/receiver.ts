@@ -4,6 +4,7 @@
  * scripts (status, headers, delay) per request.
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { verify } from '../../src/webhooks/signer.js';
 
@@ -37,7 +38,14 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(opts: { host?: string; port?: number; secrets?: string[] } = {}): Promise<Receiver> {
+export async function startReceiver(
+  opts: {
+    host?: string;
+    port?: number;
+    secrets?: string[];
+    /** Serve https with this certificate (PEM). */ tls?: { cert: string | Buffer; key: string | Buffer };
+  } = {},
+): Promise<Receiver> {
   const received: Received[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const r: Receiver = {
@@ -60,7 +68,7 @@ export async function startReceiver(opts: { host?: string; port?: number; secret
       await new Promise<void>((res) => server.close(() => res()));
     },
   };
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -80,13 +88,14 @@ export async function startReceiver(opts: { host?: string; port?: number; secret
       if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
     });
-  });
-  server.on('connection', (s) => {
+  };
+  const server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : http.createServer(handler);
+  server.on(opts.tls ? 'secureConnection' : 'connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((res) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', res));
   const addr = server.address() as AddressInfo;
-  r.url = `http://${opts.host ?? '127.0.0.1'}:${addr.port}/hook`;
+  r.url = `${opts.tls ? 'https' : 'http'}://${opts.host ?? '127.0.0.1'}:${addr.port}/hook`;
   return r;
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Renders k8s/base/mapintel.yaml from the chart (default values, release "mapintel" in namespace
+// "mapintel", CRD included), so kubectl users get the same objects as Helm users.
+//   node scripts/render-k8s.mjs           write the file
+//   node scripts/render-k8s.mjs --stdout  print what would be written (the drift test compares it)
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { binaries } from './kube-tools.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const header = '# Rendered from charts/mapintel by `make k8s` (node scripts/render-k8s.mjs); do not edit by hand.\n';
+
+export function renderBase(helm = binaries.helm) {
+  const out = execFileSync(helm, ['template', 'mapintel', join(root, 'charts', 'mapintel'), '--namespace', 'mapintel', '--include-crds'], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      HELM_CACHE_HOME: join(root, '.cache', 'helm'),
+      HELM_CONFIG_HOME: join(root, '.cache', 'helm'),
+      HELM_DATA_HOME: join(root, '.cache', 'helm'),
+    },
+  });
+  return header + out;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const text = renderBase();
+  if (process.argv.includes('--stdout')) process.stdout.write(text);
+  else writeFileSync(join(root, 'k8s', 'base', 'mapintel.yaml'), text);
+}
