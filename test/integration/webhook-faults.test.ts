@@ -87,7 +87,7 @@ async function subscribedMap() {
 async function eventIds(mapId: string): Promise<string[]> {
   const query = (sql: string) => t.platform.orm.em.getConnection().execute<Record<string, string>[]>(sql, [mapId]);
   await expect
-    .poll(async () => (await query('select count(*) as n from map_events where map_id = ? and event_id is null'))[0]!.n, { timeout: 15_000 })
+    .poll(async () => (await query('select count(*) as n from map_events where map_id = ? and event_id is null'))[0]!.n, { timeout: 30_000 })
     .toBe('0');
   return (await query('select event_id from map_events where map_id = ? order by event_id')).map((r) => r.event_id!);
 }
@@ -102,7 +102,7 @@ describe('webhook delivery under faults', () => {
     await w2.waitForLog('worker role started: delivering webhooks');
     for (let i = 0; i < 30; i++) await moveSystem(t, map.slug, key, SYSTEMS[i % 3]);
     const ids = await eventIds(map.id);
-    await receiver.waitFor(ids.length, 20_000);
+    await receiver.waitFor(ids.length, 60_000);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(deliveredIds(receiver).sort()).toEqual(ids);
     expect(receiver.received).toHaveLength(ids.length);
@@ -119,7 +119,7 @@ describe('webhook delivery under faults', () => {
     expect(sent[1]).toBeGreaterThan(0);
     await w1.stop();
     await w2.stop();
-  }, 60_000);
+  }, 150_000);
 
   it('delivers every event although a worker is SIGKILLed mid-delivery', async () => {
     const { map, key, receiver } = await subscribedMap();
@@ -128,7 +128,7 @@ describe('webhook delivery under faults', () => {
     await w1.waitForLog('worker role started: delivering webhooks');
     for (let i = 0; i < 20; i++) await moveSystem(t, map.slug, key, SYSTEMS[i % 3]);
     // Killed while its first requests wait for their answers: those deliveries are leased and unrecorded.
-    await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 10 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => receiver.received.length, { timeout: 30_000, interval: 10 }).toBeGreaterThanOrEqual(2);
     w1.child.kill('SIGKILL');
     const inFlight = new Set(receiver.received.map((r) => r.headers['x-service-event-id'] as string));
     receiver.reply = () => ({ status: 200 });
@@ -139,12 +139,12 @@ describe('webhook delivery under faults', () => {
     // (timeout + 5 s) and the new worker sends those deliveries again.
     const times = (id: string) => receiver.received.filter((r) => r.headers['x-service-event-id'] === id).length;
     const started = Date.now();
-    await expect.poll(() => [...inFlight].every((id) => times(id) >= 2), { timeout: 30_000, interval: 100 }).toBe(true);
+    await expect.poll(() => [...inFlight].every((id) => times(id) >= 2), { timeout: 60_000, interval: 100 }).toBe(true);
     expect(Date.now() - started).toBeGreaterThan(2_000);
-    await expect.poll(() => new Set(deliveredIds(receiver)).size, { timeout: 30_000, interval: 100 }).toBe(ids.length);
+    await expect.poll(() => new Set(deliveredIds(receiver)).size, { timeout: 60_000, interval: 100 }).toBe(ids.length);
     expect([...new Set(deliveredIds(receiver))].sort()).toEqual(ids);
     await w2.stop();
-  }, 60_000);
+  }, 150_000);
 
   it('keeps a scheduled retry through a worker restart', async () => {
     const { map, key, receiver } = await subscribedMap();
@@ -152,42 +152,42 @@ describe('webhook delivery under faults', () => {
     let w = startWorker();
     await w.waitForLog('worker role started: delivering webhooks');
     await moveSystem(t, map.slug, key, SYSTEMS[0]);
-    await receiver.waitFor(1, 10_000, (r) => r.status === 503);
+    await receiver.waitFor(1, 30_000, (r) => r.status === 503);
     // The outcome is recorded (a batch every 20 ms), then the worker goes away before the retry is due.
     await new Promise((r) => setTimeout(r, 300));
     expect(await w.stop()).toBe(0);
     w = startWorker();
     await w.waitForLog('worker role started: delivering webhooks');
-    const [ok] = await receiver.waitFor(1, 15_000);
+    const [ok] = await receiver.waitFor(1, 60_000);
     const first = receiver.received[0]!;
     expect(ok!.headers['x-service-event-id']).toBe(first.headers['x-service-event-id']);
     expect(ok!.headers['x-service-delivery-attempt']).toBe('2');
     expect(ok!.at - first.at).toBeGreaterThanOrEqual(3_000);
     expect(receiver.received).toHaveLength(2);
     await w.stop();
-  }, 60_000);
+  }, 150_000);
 
   it('delivers events written while Redis was down, once it is back', async () => {
     const { map, key, receiver } = await subscribedMap();
     const w = startWorker();
     await w.waitForLog('worker role started: delivering webhooks');
     await moveSystem(t, map.slug, key, SYSTEMS[0]);
-    await receiver.waitFor(1);
+    await receiver.waitFor(1, 30_000);
     await redis.stop();
     for (let i = 0; i < 5; i++) await moveSystem(t, map.slug, key, SYSTEMS[i % 3]);
     await redis.start();
     const ids = await eventIds(map.id);
-    await expect.poll(() => new Set(deliveredIds(receiver)).size, { timeout: 30_000, interval: 100 }).toBe(ids.length);
+    await expect.poll(() => new Set(deliveredIds(receiver)).size, { timeout: 60_000, interval: 100 }).toBe(ids.length);
     expect([...new Set(deliveredIds(receiver))].sort()).toEqual(ids);
     await w.stop();
-  }, 60_000);
+  }, 150_000);
 
   it('catches up from PostgreSQL when Redis trimmed the stream under a stopped worker', async () => {
     const { map, key, receiver } = await subscribedMap();
     let w = startWorker();
     await w.waitForLog('worker role started: delivering webhooks');
     await moveSystem(t, map.slug, key, SYSTEMS[0]);
-    await receiver.waitFor(1);
+    await receiver.waitFor(1, 30_000);
     expect(await w.stop()).toBe(0);
     for (let i = 0; i < 10; i++) await moveSystem(t, map.slug, key, SYSTEMS[i % 3]);
     const ids = await eventIds(map.id);
@@ -200,8 +200,8 @@ describe('webhook delivery under faults', () => {
     await client.quit();
     w = startWorker();
     await w.waitForLog('worker role started: delivering webhooks');
-    await expect.poll(() => new Set(deliveredIds(receiver)).size, { timeout: 20_000, interval: 100 }).toBe(ids.length);
+    await expect.poll(() => new Set(deliveredIds(receiver)).size, { timeout: 60_000, interval: 100 }).toBe(ids.length);
     expect([...new Set(deliveredIds(receiver))].sort()).toEqual(ids);
     await w.stop();
-  }, 60_000);
+  }, 150_000);
 });
