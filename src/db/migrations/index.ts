@@ -4,6 +4,7 @@ import { Migration20261122170000_events } from './Migration20261122170000_events
 import { Migration20261122190000_notify_after_commit } from './Migration20261122190000_notify_after_commit.js';
 import { Migration20261123100000_event_consumers } from './Migration20261123100000_event_consumers.js';
 import { Migration20261123120000_key_stream_profile } from './Migration20261123120000_key_stream_profile.js';
+import { Migration20261123140000_map_versions } from './Migration20261123140000_map_versions.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261122155358_initial', class: Migration20261122155358_initial },
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122190000_notify_after_commit', class: Migration20261122190000_notify_after_commit },
   { name: 'Migration20261123100000_event_consumers', class: Migration20261123100000_event_consumers },
   { name: 'Migration20261123120000_key_stream_profile', class: Migration20261123120000_key_stream_profile },
+  { name: 'Migration20261123140000_map_versions', class: Migration20261123140000_map_versions },
 ];
