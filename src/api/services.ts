@@ -7,6 +7,7 @@ import { StaticInfoService } from '../static-data/static-info.service.js';
 import { EventLogService } from '../events/events.service.js';
 import { dbOf } from '../db/db.js';
 import { CharactersService } from '../characters/characters.service.js';
+import { MapReadCache, MapReadVersions } from '../maps/map-read/read-cache.js';
 
 /** The capability services of the API (and of the demo seeding, which writes through the same ones). */
 export interface ApiServices extends MapServices {
@@ -16,6 +17,9 @@ export interface ApiServices extends MapServices {
   staticInfo: StaticInfoService;
   eventLog: EventLogService;
   characters: CharactersService;
+  /** Serialised map reads of this process (src/api/map-read-cache.ts). */
+  readCache: MapReadCache;
+  readVersions: MapReadVersions;
 }
 
 export function createApiServices(core: Core): ApiServices {
@@ -29,5 +33,7 @@ export function createApiServices(core: Core): ApiServices {
     staticInfo: new StaticInfoService(db),
     eventLog: new EventLogService(db),
     characters: new CharactersService(db, core.config.characterApiDisabled),
+    readCache: new MapReadCache(core.config.readCacheBytes),
+    readVersions: new MapReadVersions(db),
   };
 }

@@ -96,6 +96,10 @@ export class Migration20261123140000_map_versions extends Migration {
     this.addSql(
       `create trigger "map_kills_version_upd" after update on "map_kills" referencing new table as new_rows for each statement execute function mapintel_bump_new_maps();`,
     );
+    // Pruning a map's events can take its last event id back to none: the version moves on instead.
+    this.addSql(
+      `create trigger "map_events_version_del" after delete on "map_events" referencing old table as old_rows for each statement execute function mapintel_bump_old_maps();`,
+    );
     this.addSql(
       `create trigger "maps_version_upd" after update on "maps" referencing new table as new_rows for each statement execute function mapintel_bump_updated_maps();`,
     );
@@ -109,6 +113,7 @@ export class Migration20261123140000_map_versions extends Migration {
   override down(): void {
     for (const table of SHARED_TABLES) this.addSql(`drop trigger if exists "${table}_shared_version" on "${table}";`);
     this.addSql(`drop trigger if exists "maps_version_upd" on "maps";`);
+    this.addSql(`drop trigger if exists "map_events_version_del" on "map_events";`);
     this.addSql(`drop trigger if exists "map_kills_version_del" on "map_kills";`);
     this.addSql(`drop trigger if exists "map_kills_version_upd" on "map_kills";`);
     for (const table of MAP_CONTENT_TABLES) {
