@@ -1158,6 +1158,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 all: {"in":"query","name":"all","dataType":"boolean"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/systems',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1185,7 +1186,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1196,6 +1197,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/systems/:solar_system_id',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1223,7 +1225,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1233,6 +1235,7 @@ export function RegisterRoutes(app: Router) {
         const argsConnectionsController_listConnections: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/connections',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1260,7 +1263,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1270,6 +1273,7 @@ export function RegisterRoutes(app: Router) {
         const argsTrackingController_listTrackedCharacters: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/tracked-characters',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1297,7 +1301,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1307,6 +1311,7 @@ export function RegisterRoutes(app: Router) {
         const argsTrackingController_listUserCharacters: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/user-characters',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1334,7 +1339,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1345,6 +1350,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 solar_system_id: {"in":"query","name":"solar_system_id","dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/signatures',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1372,7 +1378,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1382,6 +1388,7 @@ export function RegisterRoutes(app: Router) {
         const argsStructuresController_listStructures: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/structures',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1409,7 +1416,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1420,6 +1427,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 system_id: {"in":"query","name":"system_id","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/structure-timers',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1447,7 +1455,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1997,6 +2005,7 @@ export function RegisterRoutes(app: Router) {
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
                 all: {"in":"query","name":"all","dataType":"boolean"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/systems',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2024,7 +2033,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2036,6 +2045,7 @@ export function RegisterRoutes(app: Router) {
                 id: {"in":"query","name":"id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/system',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2063,7 +2073,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2074,6 +2084,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/connections',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2101,7 +2112,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2112,6 +2123,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/characters',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2139,7 +2151,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2151,6 +2163,7 @@ export function RegisterRoutes(app: Router) {
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
                 hours: {"in":"query","name":"hours","dataType":"integer","validators":{"isInt":{"errorMsg":"hours"},"minimum":{"value":1},"maximum":{"value":8760}}},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/systems-kills',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2178,7 +2191,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2190,6 +2203,7 @@ export function RegisterRoutes(app: Router) {
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
                 days: {"in":"query","name":"days","dataType":"integer","validators":{"isInt":{"errorMsg":"days"},"minimum":{"value":1},"maximum":{"value":3650}}},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/character-activity',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2217,7 +2231,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2228,6 +2242,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/user_characters',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2255,7 +2270,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2267,6 +2282,7 @@ export function RegisterRoutes(app: Router) {
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
                 system_id: {"in":"query","name":"system_id","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/structure-timers',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2294,7 +2310,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2887,6 +2903,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/acls',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2914,7 +2931,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
