@@ -59,6 +59,12 @@ interface AssignedRow {
  */
 export class EventRelay {
   private pool: pg.Pool;
+  /**
+   * The connection that moves publication cursors, with `synchronous_commit=off`: a cursor move lost in a
+   * crash only makes the next relay publish those events again, and the transport skips them. The ids
+   * themselves are committed durably (on `pool`) before anything is published.
+   */
+  private cursorPool: pg.Pool;
   private session: pg.Client | undefined;
   private readonly held = new Set<number>();
   private readonly lastIds = new Map<string, string>();
@@ -78,6 +84,13 @@ export class EventRelay {
     // pg-pool detaches its listener from a checked-out client: a connection dropped mid-transaction
     // would emit an unhandled 'error' and crash the process. The query in flight rejects on its own.
     this.pool.on('connect', (client) => client.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay connection error')));
+    this.cursorPool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 1,
+      ...pgConnectionOptions(opts.timeouts, [poolOptions(opts.schema), '-c synchronous_commit=off'].join(' ')),
+    });
+    this.cursorPool.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay pool error'));
+    this.cursorPool.on('connect', (client) => client.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay connection error')));
   }
 
   /** Partitions this relay currently holds. */
@@ -103,6 +116,7 @@ export class EventRelay {
     await this.loop;
     await this.closeSession();
     await this.pool.end().catch(() => undefined);
+    await this.cursorPool.end().catch(() => undefined);
   }
 
   /** Runs one full pass over the held partitions (tests and benchmarks drive the relay with it). */
@@ -283,7 +297,7 @@ export class EventRelay {
       for (const r of list) this.opts.metrics?.eventPublishLatency.observe((now - Number(r.created_ms)) / 1000);
     }
     const maps = [...byMap.keys()];
-    await this.pool.query(
+    await this.cursorPool.query(
       `insert into map_event_cursors as c (map_id, published_event_id) select * from unnest($1::uuid[], $2::text[])
        on conflict (map_id) do update set published_event_id = greatest(c.published_event_id, excluded.published_event_id)`,
       [maps, maps.map((m) => byMap.get(m)!.at(-1)!.event_id)],
