@@ -403,6 +403,13 @@ function rssMiB(pid) {
   }
 }
 
+/** The product's V8 heap in use and in all (MiB), from its /metrics. */
+async function heapMiB(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const read = (name) => Number(new RegExp(`^mapintel_process_nodejs_heap_size_${name}_bytes (\\d+)`, 'm').exec(text)?.[1]) / 2 ** 20;
+  return { used: read('used'), total: read('total') };
+}
+
 /** The product's read-cache counters (mapintel_map_read_cache_total by result) from its /metrics. */
 async function cacheCounters(url) {
   const text = await (await fetch(`${url}/metrics`)).text();
@@ -541,13 +548,18 @@ async function main() {
     // reads under 1 write/s to the map (hit rate, and a read right after each write must see it), with the
     // product's resident memory sampled between phases.
     const memory = [rssMiB(product.child.pid)];
+    const heaps = [await heapMiB(product.url)];
+    const sampleMemory = async () => {
+      memory.push(rssMiB(product.child.pid));
+      heaps.push(await heapMiB(product.url));
+    };
     const revalidated = [];
     for (const r of results) {
       const etag = (await fetch(`${product.url}${r.endpoint}${query}`, { headers })).headers.get('etag');
       await drain(servers);
       const res = await load(autocannon, `${product.url}${r.endpoint}${query}`, { ...headers, 'if-none-match': etag ?? '' }, duration, connections);
       revalidated.push({ endpoint: r.endpoint, rps: res.requests.average, p99: res.latency.p99, statuses: statusSummary(res), errors: res.errors });
-      memory.push(rssMiB(product.child.pid));
+      await sampleMemory();
     }
     const pacedRows = [];
     for (const r of results.filter((x) => x.endpoint !== '/api/map/systems-kills')) {
@@ -562,7 +574,7 @@ async function main() {
         row[key] = { rps: res.requests.average, p50: res.latency.p50, p99: res.latency.p99, non2xx: res.non2xx, errors: res.errors };
       }
       pacedRows.push(row);
-      memory.push(rssMiB(product.child.pid));
+      await sampleMemory();
     }
     // Mixed: the readers of the table's first endpoint, while a writer moves one system once a second through
     // the editing API and reads the map right after each write (staleness = reads that miss the write).
@@ -603,7 +615,7 @@ async function main() {
         uncached: delta('uncached'),
       });
       mixed.hitRate = mixed.hits / Math.max(1, mixed.hits + mixed.misses + mixed.uncached);
-      memory.push(rssMiB(product.child.pid));
+      await sampleMemory();
     }
 
     const header = ['endpoint', 'product req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'p50 ms', 'p99 ms', 'product/baseline'];
@@ -652,6 +664,7 @@ async function main() {
         `${mixed.writes} writes; cache hits ${mixed.hits ?? '-'}, misses ${mixed.misses ?? '-'}, uncached ${mixed.uncached ?? '-'} ` +
         `(hit rate ${fmt((mixed.hitRate ?? NaN) * 100, 1)} %); stale reads right after a write: ${mixed.stale} of ${mixed.checked}`,
       `product resident memory between phases (MiB): ${memory.map((m) => fmt(m, 0)).join(', ')}`,
+      `product V8 heap used / total between phases (MiB): ${heaps.map((h) => `${fmt(h.used, 0)}/${fmt(h.total, 0)}`).join(', ')}`,
       '',
       ...results.map(
         (r) =>
@@ -688,6 +701,7 @@ async function main() {
             paced: pacedRows,
             mixed,
             memory,
+            heaps,
           },
           null,
           2,
