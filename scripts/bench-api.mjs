@@ -4,6 +4,14 @@
 //   make bench-api                       (builds, then runs this script)
 //   BENCH_DURATION=3 node scripts/bench-api.mjs
 //
+// Phases: each endpoint on both servers at saturation (repeated reads of an unchanged map: the product answers
+// them from its read cache); then, product only, the same reads with `If-None-Match` naming the current ETag
+// (304s/s); systems and connections on both servers paced at 50 % of the baseline's saturation (p50/p99);
+// and a mixed run, readers under load while a writer moves a system once a second through the editing API
+// and reads the map right after each write (cache hit rate from the product's metrics; a read that misses
+// the write just made counts as stale and fails the run). The product's resident memory is sampled between
+// phases.
+//
 // Environment (all optional):
 //   BENCH_DATABASE_URL   database to (re)create and seed    postgres://postgres@127.0.0.1:5432/mapintel_bench
 //   BENCH_REDIS_URL      Redis the product uses for its rate-limit counters, as deployed; '' = in-process store
@@ -378,6 +386,38 @@ async function load(autocannon, url, headers, duration, connections) {
   });
 }
 
+/** Paced load: `rate` requests/s in all, for latency at a rate below saturation. */
+async function paced(autocannon, url, headers, duration, connections, rate) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, headers, connections, duration, pipelining: 1, timeout: 30, overallRate: rate }, (err, res) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+/** Resident memory of a process in MiB (Linux), or NaN. */
+function rssMiB(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The product's V8 heap in use and in all (MiB), from its /metrics. */
+async function heapMiB(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const read = (name) => Number(new RegExp(`^mapintel_process_nodejs_heap_size_${name}_bytes (\\d+)`, 'm').exec(text)?.[1]) / 2 ** 20;
+  return { used: read('used'), total: read('total') };
+}
+
+/** The product's read-cache counters (mapintel_map_read_cache_total by result) from its /metrics. */
+async function cacheCounters(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const out = {};
+  for (const m of text.matchAll(/^mapintel_map_read_cache_total\{result="(\w+)"\} (\d+)/gm)) out[m[1]] = Number(m[2]);
+  return out;
+}
+
 function statusSummary(res) {
   const codes = Object.entries(res.statusCodeStats ?? {})
     .map(([code, s]) => `${code}:${s.count}`)
@@ -504,6 +544,80 @@ async function main() {
       results.push(row);
     }
 
+    // Beyond the table: revalidation (If-None-Match → 304), latency at half the baseline's saturation, and
+    // reads under 1 write/s to the map (hit rate, and a read right after each write must see it), with the
+    // product's resident memory sampled between phases.
+    const memory = [rssMiB(product.child.pid)];
+    const heaps = [await heapMiB(product.url)];
+    const sampleMemory = async () => {
+      memory.push(rssMiB(product.child.pid));
+      heaps.push(await heapMiB(product.url));
+    };
+    const revalidated = [];
+    for (const r of results) {
+      const etag = (await fetch(`${product.url}${r.endpoint}${query}`, { headers })).headers.get('etag');
+      await drain(servers);
+      const res = await load(autocannon, `${product.url}${r.endpoint}${query}`, { ...headers, 'if-none-match': etag ?? '' }, duration, connections);
+      revalidated.push({ endpoint: r.endpoint, rps: res.requests.average, p99: res.latency.p99, statuses: statusSummary(res), errors: res.errors });
+      await sampleMemory();
+    }
+    const pacedRows = [];
+    for (const r of results.filter((x) => x.endpoint !== '/api/map/systems-kills')) {
+      const rate = Math.max(1, Math.round(r.baseline.rps * 0.5));
+      const row = { endpoint: r.endpoint, rate };
+      for (const [key, srv] of [
+        ['product', product],
+        ['baseline', baseline],
+      ]) {
+        await drain(servers);
+        const res = await paced(autocannon, `${srv.url}${r.endpoint}${query}`, headers, duration, connections, rate);
+        row[key] = { rps: res.requests.average, p50: res.latency.p50, p99: res.latency.p99, non2xx: res.non2xx, errors: res.errors };
+      }
+      pacedRows.push(row);
+      await sampleMemory();
+    }
+    // Mixed: the readers of the table's first endpoint, while a writer moves one system once a second through
+    // the editing API and reads the map right after each write (staleness = reads that miss the write).
+    const mixedEndpoint = measured.includes('/api/map/systems') ? '/api/map/systems' : measured[0];
+    const firstSystem = ((await (await fetch(`${product.url}/api/map/systems${query}`, { headers })).json()).data ?? [])[0];
+    const mixed = { endpoint: mixedEndpoint, writes: 0, stale: 0, checked: 0 };
+    if (firstSystem) {
+      await drain(servers);
+      const before = await cacheCounters(product.url);
+      let writing = true;
+      const writer = (async () => {
+        while (writing) {
+          const x = 1000 + mixed.writes;
+          const w = await fetch(`${product.url}/api/maps/${seeded.mapId}/systems/${firstSystem.solar_system_id}`, {
+            method: 'PATCH',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ position_x: x }),
+          });
+          if (w.status !== 200) throw new Error(`mixed: write answered ${w.status}`);
+          mixed.writes++;
+          const read = await (await fetch(`${product.url}/api/map/systems${query}`, { headers })).json();
+          mixed.checked++;
+          if (read.data.find((sys) => sys.solar_system_id === firstSystem.solar_system_id)?.position_x !== x) mixed.stale++;
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      })();
+      const res = await load(autocannon, `${product.url}${mixedEndpoint}${query}`, headers, duration, connections);
+      writing = false;
+      await writer;
+      const after = await cacheCounters(product.url);
+      const delta = (k) => (after[k] ?? 0) - (before[k] ?? 0);
+      Object.assign(mixed, {
+        rps: res.requests.average,
+        p99: res.latency.p99,
+        non2xx: res.non2xx,
+        hits: delta('hit'),
+        misses: delta('miss'),
+        uncached: delta('uncached'),
+      });
+      mixed.hitRate = mixed.hits / Math.max(1, mixed.hits + mixed.misses + mixed.uncached);
+      await sampleMemory();
+    }
+
     const header = ['endpoint', 'product req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'p50 ms', 'p99 ms', 'product/baseline'];
     const lines = results.map((r) => [
       r.endpoint,
@@ -536,6 +650,22 @@ async function main() {
           `CPU-efficiency ratio ${fmt((r.baseline.cpuMsPerReq / r.product.cpuMsPerReq) * 100, 0)} %`,
       ),
       '',
+      'If-None-Match with the current ETag (product, 304 Not Modified):',
+      ...revalidated.map((r) => `  ${r.endpoint.padEnd(widths[0])}  ${fmt(r.rps)} req/s, p99 ${fmt(r.p99)} ms; status codes ${r.statuses}, errors ${r.errors}`),
+      '',
+      `paced at 50 % of the baseline's saturation (${connections} connections):`,
+      ...pacedRows.map(
+        (r) =>
+          `  ${r.endpoint.padEnd(widths[0])}  ${r.rate} req/s: product p50 ${fmt(r.product.p50)} p99 ${fmt(r.product.p99)} ms (non-2xx ${r.product.non2xx}); ` +
+          `baseline p50 ${fmt(r.baseline.p50)} p99 ${fmt(r.baseline.p99)} ms (non-2xx ${r.baseline.non2xx})`,
+      ),
+      '',
+      `mixed, ${mixed.endpoint} under load with 1 write/s to the map: ${fmt(mixed.rps)} req/s, p99 ${fmt(mixed.p99)} ms, non-2xx ${mixed.non2xx ?? '-'}; ` +
+        `${mixed.writes} writes; cache hits ${mixed.hits ?? '-'}, misses ${mixed.misses ?? '-'}, uncached ${mixed.uncached ?? '-'} ` +
+        `(hit rate ${fmt((mixed.hitRate ?? NaN) * 100, 1)} %); stale reads right after a write: ${mixed.stale} of ${mixed.checked}`,
+      `product resident memory between phases (MiB): ${memory.map((m) => fmt(m, 0)).join(', ')}`,
+      `product V8 heap used / total between phases (MiB): ${heaps.map((h) => `${fmt(h.used, 0)}/${fmt(h.total, 0)}`).join(', ')}`,
+      '',
       ...results.map(
         (r) =>
           `${r.endpoint}: status codes product ${r.product.statuses} (non-2xx ${r.product.non2xx}, errors ${r.product.errors}, timeouts ${r.product.timeouts}); ` +
@@ -557,13 +687,32 @@ async function main() {
       writeFileSync(
         process.env.BENCH_JSON,
         JSON.stringify(
-          { date: new Date().toISOString(), machine, loadBefore, loadAfter: os.loadavg(), duration, warmup, connections, checks, results },
+          {
+            date: new Date().toISOString(),
+            machine,
+            loadBefore,
+            loadAfter: os.loadavg(),
+            duration,
+            warmup,
+            connections,
+            checks,
+            results,
+            revalidated,
+            paced: pacedRows,
+            mixed,
+            memory,
+            heaps,
+          },
           null,
           2,
         ),
       );
     }
     const bad = results.filter((r) => r.product.non2xx || r.baseline.non2xx || r.product.errors || r.baseline.errors);
+    if (mixed.stale) {
+      log(`${mixed.stale} reads right after a write did not see it`);
+      process.exitCode = 1;
+    }
     if (bad.length) {
       log(`non-2xx responses or errors during the run on ${bad.map((r) => r.endpoint).join(', ')}`);
       process.exitCode = 1;

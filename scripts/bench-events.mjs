@@ -412,7 +412,13 @@ async function main() {
       }
     };
 
-    const unpublished = async () => Number((await raw.query('select count(*) as n from map_events where published_at is null')).rows[0].n);
+    // Builds before map_event_cursors marked each event row published; later ones keep a cursor per map.
+    const cursors = (await raw.query(`select to_regclass('map_event_cursors') is not null as yes`)).rows[0].yes;
+    const unpublishedSql = cursors
+      ? `select count(*) as n from map_events e left join map_event_cursors c on c.map_id = e.map_id
+         where e.event_id is null or e.event_id > coalesce(c.published_event_id, '')`
+      : 'select count(*) as n from map_events where published_at is null';
+    const unpublished = async () => Number((await raw.query(unpublishedSql)).rows[0].n);
     const waitDrained = async (timeoutMs = 60_000) => {
       const deadline = Date.now() + timeoutMs;
       while ((await unpublished()) > 0) {

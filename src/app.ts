@@ -11,6 +11,7 @@ import { acceptedRequestId, redactUrl } from './log.js';
 import { consolePage } from './console/console-page.js';
 import { featureGates } from './api/feature-gates.js';
 import { keyBeforeBody } from './api/key-before-body.js';
+import { mapReadCache } from './api/map-read-cache.js';
 import { validationDetails } from './api/validation-details.js';
 import { installDateTimeValidation } from './api/date-time.js';
 
@@ -194,6 +195,8 @@ export function createApp(deps: AppDeps): express.Express {
     res.setHeader('Allow', [...allowed, 'OPTIONS'].join(', '));
     res.status(204).end();
   });
+  // Map reads: ETag, If-None-Match and the per-process cache, in front of the routes that compute them.
+  app.use(mapReadCache({ tokens: deps.tokens, versions: deps.readVersions, cache: deps.readCache, metrics: deps.metrics }));
   app.use(router);
 
   app.use((req, res, next) => {

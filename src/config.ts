@@ -203,6 +203,13 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'SERVICE_MAX_BODY_BYTES', meaning: 'Largest accepted request body; larger bodies get 413', default: '1048576', unit: 'bytes' },
   {
+    name: 'SERVICE_READ_CACHE_MB',
+    meaning:
+      'Memory of each api process for serialised map reads, kept while the map is unchanged (least recently used first out); 0 switches the cache off (ETags stay)',
+    default: '64',
+    unit: 'MiB',
+  },
+  {
     name: 'SERVICE_REQUEST_TIMEOUT_MS',
     meaning: 'Time a client has to send a whole request (headers and body); a slower one gets 408 and its connection is closed',
     default: '30000',
@@ -287,6 +294,8 @@ export interface Config {
   rateLimitPerMinute: number;
   trustedProxies: string[];
   maxBodyBytes: number;
+  /** Bytes of serialised map reads each api process keeps (0: no cache). */
+  readCacheBytes: number;
   requestTimeoutMs: number;
   shutdownTimeoutMs: number;
   logLevel: string;
@@ -422,6 +431,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((s) => s.trim())
       .filter(Boolean),
     maxBodyBytes: int('SERVICE_MAX_BODY_BYTES', 1024, 100 * 1024 * 1024),
+    readCacheBytes: int('SERVICE_READ_CACHE_MB', 0, 65_536) * 1024 * 1024,
     requestTimeoutMs: int('SERVICE_REQUEST_TIMEOUT_MS', 100, 600_000),
     shutdownTimeoutMs: int('SERVICE_SHUTDOWN_TIMEOUT_MS', 0, 600_000),
     logLevel,

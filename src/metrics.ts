@@ -9,6 +9,7 @@ export interface Metrics {
   eventsPublished: Counter;
   eventPublishLatency: Histogram;
   tokenLookups: Counter;
+  mapReads: Counter<'result'>;
 }
 
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
@@ -49,6 +50,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     tokenLookups: new Counter({
       name: 'mapintel_auth_token_lookups_total',
       help: 'API key resolutions that needed the database (the caches did not know the token)',
+      registers: [registry],
+    }),
+    mapReads: new Counter({
+      name: 'mapintel_map_read_cache_total',
+      help: 'Map reads by how they were answered: hit (from the cache), miss (computed), not_modified (304), uncached (a change not yet versioned)',
+      labelNames: ['result'],
       registers: [registry],
     }),
   };

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Path, Post, Put, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Controller, Delete, Get, Path, Post, Put, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../api/deps.js';
 import type { AclService } from './acl.service.js';
@@ -47,9 +47,26 @@ export class MapAclsController extends Controller {
    * @summary ACLs of the map
    * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
    * @param slug Map slug; give `map_id` or `slug`.
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get()
-  public async listMapAcls(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<AclListItemDto[]>> {
+  public async listMapAcls(
+    @Request() req: ExRequest,
+    @Query() map_id?: string,
+    @Query() slug?: string,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<AclListItemDto[]>> {
     return { data: await this.mapData.acls(principalOf(req, 'map_key'), { map_id, slug }) };
   }
 

@@ -1,6 +1,6 @@
 import type { Request as ExRequest } from 'express';
 import { depsOf } from './deps.js';
-import { TokenService } from './token.service.js';
+import { presentedToken, requestPrincipal } from './request-token.js';
 import type { Principal } from './principal.js';
 import { UnauthorizedError } from '../errors.js';
 
@@ -10,20 +10,22 @@ export type SecurityName = 'map_key' | 'acl_key' | 'any_key' | 'admin_token';
 /**
  * tsoa authentication hook. The token's shape is checked first, so a missing or malformed token is a
  * 401 before any lookup; the map or ACL named by the request is checked later, in the services.
+ * The token is resolved once per request (src/api/request-token.ts).
  */
 export async function expressAuthentication(request: ExRequest, securityName: string, _scopes?: string[]): Promise<Principal> {
   const { tokens } = depsOf(request);
-  const token = TokenService.parseBearer(request.headers.authorization);
-  switch (securityName as SecurityName) {
-    case 'map_key':
-      return tokens.authenticateMapKey(token);
-    case 'acl_key':
-      return tokens.authenticateAclKey(token);
-    case 'any_key':
-      return tokens.authenticateAnyKey(token);
-    case 'admin_token':
-      return tokens.authenticateAdmin(token);
-    default:
-      throw new UnauthorizedError();
-  }
+  // Malformed or missing: 401 before any lookup. Otherwise the principal the request's earlier steps
+  // resolved (rate limiter, 401-before-body), or one resolution now.
+  if (!presentedToken(request)) throw new UnauthorizedError();
+  const principal = await requestPrincipal(request, tokens);
+  if (principal && KINDS[securityName as SecurityName]?.includes(principal.kind)) return principal;
+  throw new UnauthorizedError();
 }
+
+/** Who may use each security scheme. */
+export const KINDS: Record<SecurityName, readonly Principal['kind'][]> = {
+  map_key: ['map_key'],
+  acl_key: ['acl_key'],
+  any_key: ['map_key', 'acl_key'],
+  admin_token: ['admin'],
+};

@@ -2,16 +2,9 @@ import type { RequestHandler } from 'express';
 import { UnauthorizedError } from '../errors.js';
 import { openapiSpec } from './openapi.js';
 import type { Principal } from './principal.js';
-import { TokenService } from './token.service.js';
-import type { SecurityName } from './auth.js';
-
-/** Who may use each security scheme of the OpenAPI document (as expressAuthentication decides). */
-const KINDS: Record<SecurityName, Principal['kind'][]> = {
-  map_key: ['map_key'],
-  acl_key: ['acl_key'],
-  any_key: ['map_key', 'acl_key'],
-  admin_token: ['admin'],
-};
+import type { TokenService } from './token.service.js';
+import { KINDS, type SecurityName } from './auth.js';
+import { presentedToken, requestPrincipal } from './request-token.js';
 
 interface SecuredOperation {
   method: string;
@@ -45,8 +38,8 @@ function securedOperations(): SecuredOperation[] {
 /**
  * Requests to an endpoint that needs a token are answered 401 before their body is read: without it
  * a stranger's 415 or broken JSON would be answered first, and a large nested body parsed at the
- * stranger's leisure. The token is resolved through the token service's caches (the rate limiter has
- * usually resolved it already); the route's own authentication still runs after, for the principal.
+ * stranger's leisure. The token is resolved once per request (src/api/request-token.ts): the rate
+ * limiter has usually resolved it already, and the route's authentication reuses the result.
  * Paths and methods the API does not serve fall through to the usual 404/405.
  */
 export function keyBeforeBody(tokens: TokenService): RequestHandler {
@@ -59,8 +52,7 @@ export function keyBeforeBody(tokens: TokenService): RequestHandler {
       res.locals.route = operation.route;
       next(new UnauthorizedError());
     };
-    const token = TokenService.bearerOf(req.headers.authorization);
-    if (!token) return refuse();
-    tokens.resolveAny(token).then((principal) => (principal && operation.kinds.has(principal.kind) ? next() : refuse()), next);
+    if (!presentedToken(req)) return refuse();
+    requestPrincipal(req, tokens).then((principal) => (principal && operation.kinds.has(principal.kind) ? next() : refuse()), next);
   };
 }

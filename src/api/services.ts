@@ -9,6 +9,7 @@ import { dbOf } from '../db/db.js';
 import { CharactersService } from '../characters/characters.service.js';
 import { WebhookService } from '../webhooks/webhook.service.js';
 import { WebhookSender } from '../webhooks/sender.js';
+import { MapReadCache, MapReadVersions } from '../maps/map-read/read-cache.js';
 
 /** The capability services of the API (and of the demo seeding, which writes through the same ones). */
 export interface ApiServices extends MapServices {
@@ -19,6 +20,9 @@ export interface ApiServices extends MapServices {
   eventLog: EventLogService;
   characters: CharactersService;
   webhooks: WebhookService;
+  /** Serialised map reads of this process (src/api/map-read-cache.ts). */
+  readCache: MapReadCache;
+  readVersions: MapReadVersions;
 }
 
 export function createApiServices(core: Core): ApiServices {
@@ -36,5 +40,7 @@ export function createApiServices(core: Core): ApiServices {
       allowInsecureUrls: core.config.webhooksAllowInsecureUrls,
       sender: new WebhookSender({ timeoutMs: core.config.webhookTimeoutMs, allowInsecure: core.config.webhooksAllowInsecureUrls }),
     }),
+    readCache: new MapReadCache(core.config.readCacheBytes),
+    readVersions: new MapReadVersions(db),
   };
 }

@@ -108,25 +108,25 @@ export class TokenService {
   }
 
   /** Whoever the token belongs to (admin, map key or ACL key), or null for an unknown or malformed token. */
-  async resolveAny(token: string): Promise<Principal | null> {
+  async resolveAny(token: string, hash?: string): Promise<Principal | null> {
     if (this.isAdmin(token)) return { kind: 'admin' };
-    return this.resolve(token);
+    return this.resolve(token, hash);
   }
 
   /**
    * What the caches say, without a database lookup: the principal, null for a token known to be
    * unknown (or malformed), undefined when only a lookup can tell.
    */
-  cached(token: string): Principal | null | undefined {
+  cached(token: string, hash?: string): Principal | null | undefined {
     if (this.isAdmin(token)) return { kind: 'admin' };
     if (!TOKEN_RE.test(token)) return null;
-    const hash = hashToken(token);
+    hash ??= hashToken(token);
     return this.keys.get(hash) ?? (this.unknown.get(hash) ? null : undefined);
   }
 
   /** Whether the token resolved to a key in the last minutes (it may have been revoked since). */
-  knownRecently(token: string): boolean {
-    return TOKEN_RE.test(token) && this.known.get(hashToken(token)) === true;
+  knownRecently(token: string, hash?: string): boolean {
+    return TOKEN_RE.test(token) && this.known.get(hash ?? hashToken(token)) === true;
   }
 
   /** Drops cached resolutions (after a key is revoked or an ACL deleted). */
@@ -139,9 +139,9 @@ export class TokenService {
     return this.adminToken !== undefined && safeEqual(token, this.adminToken);
   }
 
-  private async resolve(token: string): Promise<KeyPrincipal | null> {
+  /** `hash` is the token's sha256 when the caller has it already (one hash per request). */
+  private async resolve(token: string, hash = hashToken(token)): Promise<KeyPrincipal | null> {
     if (!TOKEN_RE.test(token)) return null;
-    const hash = hashToken(token);
     const now = Date.now();
     const hit = this.keys.get(hash, now);
     if (hit) return hit;

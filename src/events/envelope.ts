@@ -1,5 +1,5 @@
 import { decodeTime, encodeTime, incrementBase32, isValid, ulid } from 'ulid';
-import type { EventType } from './outbox.js';
+import type { EventType } from './catalog.js';
 
 /** The event envelope of spec 2.11: what streams, webhooks and the event log carry. */
 export interface EventEnvelope {

@@ -35,10 +35,12 @@ export interface RelayOptions {
 interface PendingRow {
   seq: string;
   map_id: string;
+  type: EventType;
+  payload: Record<string, unknown>;
+  created_ms: string;
 }
 
 interface AssignedRow {
-  seq: string;
   map_id: string;
   event_id: string;
   type: EventType;
@@ -51,14 +53,23 @@ interface AssignedRow {
  * active relay across all processes (a PostgreSQL session advisory lock); LISTEN/NOTIFY wakes it.
  *
  * Two steps, each safe to interrupt: (1) in one transaction, give unassigned events their ULIDs
- * (strictly increasing per map); (2) publish assigned events not yet marked published, skipping any
- * the transport already holds (a crash between XADD and the mark never duplicates), then mark them.
+ * (strictly increasing per map), the one update of each event row; (2) publish them and move each
+ * map's publication cursor (`map_event_cursors`). After a crash or a failed pass, the events between
+ * a cursor and the map's last id are published first; the transport skips any it already holds.
  */
 export class EventRelay {
   private pool: pg.Pool;
+  /**
+   * The connection that moves publication cursors, with `synchronous_commit=off`: a cursor move lost in a
+   * crash only makes the next relay publish those events again, and the transport skips them. The ids
+   * themselves are committed durably (on `pool`) before anything is published.
+   */
+  private cursorPool: pg.Pool;
   private session: pg.Client | undefined;
   private readonly held = new Set<number>();
   private readonly lastIds = new Map<string, string>();
+  /** Partitions whose next pass starts by publishing what lies behind the cursors (taken, or after a failure). */
+  private readonly recover = new Set<number>();
   private running = false;
   private readonly alarm = new Alarm();
   /** A NOTIFY (or poke) arrived since the current pass began: go round again instead of sleeping. */
@@ -73,6 +84,13 @@ export class EventRelay {
     // pg-pool detaches its listener from a checked-out client: a connection dropped mid-transaction
     // would emit an unhandled 'error' and crash the process. The query in flight rejects on its own.
     this.pool.on('connect', (client) => client.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay connection error')));
+    this.cursorPool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 1,
+      ...pgConnectionOptions(opts.timeouts, [poolOptions(opts.schema), '-c synchronous_commit=off'].join(' ')),
+    });
+    this.cursorPool.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay pool error'));
+    this.cursorPool.on('connect', (client) => client.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay connection error')));
   }
 
   /** Partitions this relay currently holds. */
@@ -98,6 +116,7 @@ export class EventRelay {
     await this.loop;
     await this.closeSession();
     await this.pool.end().catch(() => undefined);
+    await this.cursorPool.end().catch(() => undefined);
   }
 
   /** Runs one full pass over the held partitions (tests and benchmarks drive the relay with it). */
@@ -122,6 +141,7 @@ export class EventRelay {
       } catch (err) {
         this.failures++;
         this.lastIds.clear();
+        for (const p of this.held) this.recover.add(p);
         this.opts.publisher.forget();
         this.opts.log.warn({ err: { message: (err as Error).message }, failures: this.failures }, 'relay pass failed; retrying');
         if (isSessionError(err)) await this.closeSession();
@@ -160,6 +180,7 @@ export class EventRelay {
       ]);
       if (res.rows[0]?.locked) {
         this.held.add(p);
+        this.recover.add(p);
         this.lastIds.clear();
         this.opts.publisher.forget();
         this.opts.log.info({ partition: p }, 'relay took partition');
@@ -174,27 +195,38 @@ export class EventRelay {
     if (client) await client.end().catch(() => undefined);
   }
 
-  private partitionFilter(p: number, param: number): string {
-    return this.opts.partitions === 1 ? '' : `and mod(abs(hashtext(map_id::text)), ${this.opts.partitions}) = $${param}`;
+  private partitionFilter(p: number, param: number, column = 'map_id'): string {
+    return this.opts.partitions === 1 ? '' : `and mod(abs(hashtext(${column}::text)), ${this.opts.partitions}) = $${param}`;
   }
 
   /**
-   * Assigns and publishes until a round finds less than a full batch of each: then nothing committed
-   * before that round's reads is left, and later commits notify (see run). No extra empty round: each
-   * round is several round trips that every event committed meanwhile waits behind.
+   * Assigns and publishes until a round finds less than a full batch: then nothing committed before
+   * that round's read is left, and later commits notify (see run). No extra empty round: each round is
+   * several round trips that every event committed meanwhile waits behind.
    */
   private async drainPartition(p: number): Promise<number> {
     let total = 0;
+    if (this.recover.has(p)) {
+      for (;;) {
+        const published = await this.publishBehindCursors(p);
+        total += published;
+        if (published < this.opts.batchSize) break;
+      }
+      this.recover.delete(p);
+    }
     for (;;) {
       const assigned = await this.assign(p);
-      const published = await this.publish(p);
-      total += published;
-      if (assigned < this.opts.batchSize && published < this.opts.batchSize) return total;
+      if (assigned.length) await this.publish(assigned);
+      total += assigned.length;
+      if (assigned.length < this.opts.batchSize) return total;
     }
   }
 
-  /** Step 1: ULIDs for committed, unassigned events, in commit (seq) order. */
-  private async assign(p: number): Promise<number> {
+  /**
+   * Step 1: ULIDs for committed, unassigned events, in commit (seq) order; the one update of each event
+   * row. Returns the events with their ids, for step 2.
+   */
+  private async assign(p: number): Promise<AssignedRow[]> {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
@@ -202,17 +234,17 @@ export class EventRelay {
       if (this.opts.partitions > 1) params.push(p);
       const rows = (
         await client.query<PendingRow>(
-          `select seq, map_id from map_events where event_id is null ${this.partitionFilter(p, 2)} order by seq limit $1 for update`,
+          `select seq, map_id, type, payload, (extract(epoch from created_at) * 1000)::bigint as created_ms
+           from map_events where event_id is null ${this.partitionFilter(p, 2)} order by seq limit $1 for update`,
           params,
         )
       ).rows;
       if (rows.length === 0) {
         await client.query('commit');
-        return 0;
+        return [];
       }
       const now = Date.now();
-      const seqs: string[] = [];
-      const ids: string[] = [];
+      const assigned: AssignedRow[] = [];
       for (const row of rows) {
         let last = this.lastIds.get(row.map_id);
         if (last === undefined) {
@@ -221,15 +253,14 @@ export class EventRelay {
         }
         const id = nextEventId(last || undefined, now);
         this.lastIds.set(row.map_id, id);
-        seqs.push(row.seq);
-        ids.push(id);
+        assigned.push({ map_id: row.map_id, event_id: id, type: row.type, payload: row.payload, created_ms: row.created_ms });
       }
       await client.query(`update map_events e set event_id = v.id from (select unnest($1::bigint[]) as seq, unnest($2::text[]) as id) v where e.seq = v.seq`, [
-        seqs,
-        ids,
+        rows.map((r) => r.seq),
+        assigned.map((r) => r.event_id),
       ]);
       await client.query('commit');
-      return rows.length;
+      return assigned;
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       // The cache may hold ids that were rolled back.
@@ -240,19 +271,13 @@ export class EventRelay {
     }
   }
 
-  /** Step 2: publish assigned events per map in id order, then mark them published. */
-  private async publish(p: number): Promise<number> {
-    const params: unknown[] = [this.opts.batchSize];
-    if (this.opts.partitions > 1) params.push(p);
-    const rows = (
-      await this.pool.query<AssignedRow>(
-        `select seq, map_id, event_id, type, payload, (extract(epoch from created_at) * 1000)::bigint as created_ms
-         from map_events where event_id is not null and published_at is null ${this.partitionFilter(p, 2)}
-         order by map_id, event_id limit $1`,
-        params,
-      )
-    ).rows;
-    if (rows.length === 0) return 0;
+  /**
+   * Step 2: publish events per map in id order, then move each map's publication cursor past them. The
+   * event rows are not touched. After a failure anywhere in a pass, the next pass first publishes what
+   * lies behind the cursors (publishBehindCursors); the transport skips the ids it already holds, so a
+   * crash between publishing and moving the cursor never duplicates.
+   */
+  private async publish(rows: readonly AssignedRow[]): Promise<void> {
     const byMap = new Map<string, AssignedRow[]>();
     for (const row of rows) {
       const list = byMap.get(row.map_id) ?? [];
@@ -271,8 +296,34 @@ export class EventRelay {
       await this.opts.publisher.publish(mapId, envelopes);
       for (const r of list) this.opts.metrics?.eventPublishLatency.observe((now - Number(r.created_ms)) / 1000);
     }
-    await this.pool.query('update map_events set published_at = clock_timestamp() where seq = any($1::bigint[])', [rows.map((r) => r.seq)]);
+    const maps = [...byMap.keys()];
+    await this.cursorPool.query(
+      `insert into map_event_cursors as c (map_id, published_event_id) select * from unnest($1::uuid[], $2::text[])
+       on conflict (map_id) do update set published_event_id = greatest(c.published_event_id, excluded.published_event_id)`,
+      [maps, maps.map((m) => byMap.get(m)!.at(-1)!.event_id)],
+    );
     this.opts.metrics?.eventsPublished.inc(rows.length);
+  }
+
+  /** Recovery: publishes a batch of the events with ids past their map's cursor (one index probe per map). */
+  private async publishBehindCursors(p: number): Promise<number> {
+    const params: unknown[] = [this.opts.batchSize];
+    if (this.opts.partitions > 1) params.push(p);
+    const rows = (
+      await this.pool.query<AssignedRow>(
+        `select e.map_id, e.event_id, e.type, e.payload, e.created_ms
+         from maps m
+         left join map_event_cursors c on c.map_id = m.id
+         cross join lateral (
+           select e.map_id, e.event_id, e.type, e.payload, (extract(epoch from e.created_at) * 1000)::bigint as created_ms
+           from map_events e where e.map_id = m.id and e.event_id > coalesce(c.published_event_id, '')
+           order by e.event_id limit $1) e
+         where true ${this.partitionFilter(p, 2, 'm.id')}
+         order by e.map_id, e.event_id limit $1`,
+        params,
+      )
+    ).rows;
+    if (rows.length) await this.publish(rows);
     return rows.length;
   }
 
@@ -285,14 +336,15 @@ export class EventRelay {
   }
 }
 
-/** Deletes published events older than `retentionMs` in batches; returns how many. */
+/** Deletes published events (at or below their map's cursor) older than `retentionMs` in batches; returns how many. */
 export async function pruneEvents(pool: pg.Pool, retentionMs: number, batch: number): Promise<number> {
   let total = 0;
   for (;;) {
     const res = await pool.query(
       `delete from map_events where seq in (
-         select seq from map_events where published_at is not null and created_at < now() - make_interval(secs => $1::double precision / 1000)
-         order by seq limit $2)`,
+         select e.seq from map_events e join map_event_cursors c on c.map_id = e.map_id
+         where e.event_id <= c.published_event_id and e.created_at < now() - make_interval(secs => $1::double precision / 1000)
+         order by e.seq limit $2)`,
       [retentionMs, batch],
     );
     total += res.rowCount ?? 0;
@@ -301,12 +353,12 @@ export async function pruneEvents(pool: pg.Pool, retentionMs: number, batch: num
 }
 
 /**
- * Every event row is updated twice (event_id, then published_at), and neither update is HOT, so the partial
- * indexes the relay reads (unassigned, unpublished) fill with entries of rows it already moved on. For the
- * small result sets it expects the planner picks bitmap scans, which never mark such entries dead: every
- * relay query then visits every row changed since the last vacuum (measured: ~4,000 dead entries → 1–7 ms
- * per query, growing with write rate × autovacuum interval). Plain index scans mark them dead on first
- * visit and skip them after, so the relay's connections run without bitmap scans.
+ * Every event row is updated once (its id), and the update is not HOT, so the partial index the relay
+ * reads (unassigned events) fills with entries of rows it already moved on. For the small result sets it
+ * expects the planner picks bitmap scans, which never mark such entries dead: every relay query then
+ * visits every row changed since the last vacuum (measured: ~4,000 dead entries → 1–7 ms per query).
+ * Plain index scans mark them dead on first visit and skip them after, so the relay's connections run
+ * without bitmap scans.
  */
 function poolOptions(schema: string): string {
   return [searchPath(schema), '-c enable_bitmapscan=off'].filter(Boolean).join(' ');

@@ -38,29 +38,45 @@ export class MapAccess {
    * the other does not is 400 `map_selector_conflict`, whatever the other names.
    */
   async bySelector(principal: MapKeyPrincipal, selector: MapSelector): Promise<MapRef> {
-    const mapId = selector.map_id?.trim() || undefined;
-    const slug = selector.slug?.trim() || undefined;
-    if (!mapId && !slug) {
-      throw new BadRequestError('map_identifier_required', 'Map identifier required. Provide `map_id` or `slug`.');
-    }
-    if (mapId && !UUID_RE.test(mapId)) {
-      throw new BadRequestError('invalid_map_id', '`map_id` must be a UUID', [{ field: 'map_id', message: 'must be a UUID' }]);
-    }
-    const map = await this.maps.byId(this.db, principal.mapId);
-    const idNamesIt = mapId !== undefined && map !== undefined && mapId.toLowerCase() === map.id;
-    const slugNamesIt = slug !== undefined && map !== undefined && slug === map.slug;
-    if (mapId && slug && idNamesIt !== slugNamesIt) {
-      throw new BadRequestError('map_selector_conflict', '`map_id` and `slug` name different maps');
-    }
-    if (!map || (mapId && !idNamesIt) || (slug && !slugNamesIt)) throw new NotFoundError('Map not found', 'map_not_found');
-    return map;
+    // The shape first: a malformed selector is 400 without a lookup.
+    checkSelectorShape(selector);
+    return checkSelector(await this.maps.byId(this.db, principal.mapId), selector);
   }
 
   /** `{map_id}` path segment of the /api/maps family: the key's map by its UUID or its slug, else 404. */
   async byPath(principal: MapKeyPrincipal, idOrSlug: string): Promise<MapRef> {
-    const map = await this.maps.byId(this.db, principal.mapId);
-    const names = map !== undefined && (UUID_RE.test(idOrSlug) ? idOrSlug.toLowerCase() === map.id : idOrSlug === map.slug);
-    if (!map || !names) throw new NotFoundError('Map not found', 'map_not_found');
-    return map;
+    return checkPath(await this.maps.byId(this.db, principal.mapId), idOrSlug);
   }
+}
+
+/** The selector's own shape (400 before any lookup): at least one of `map_id` and `slug`, `map_id` a UUID. */
+function checkSelectorShape(selector: MapSelector): { mapId: string | undefined; slug: string | undefined } {
+  const mapId = selector.map_id?.trim() || undefined;
+  const slug = selector.slug?.trim() || undefined;
+  if (!mapId && !slug) {
+    throw new BadRequestError('map_identifier_required', 'Map identifier required. Provide `map_id` or `slug`.');
+  }
+  if (mapId && !UUID_RE.test(mapId)) {
+    throw new BadRequestError('invalid_map_id', '`map_id` must be a UUID', [{ field: 'map_id', message: 'must be a UUID' }]);
+  }
+  return { mapId, slug };
+}
+
+/** The selector checked against the key's map (`map`, as loaded): the map, or the 400/404 of `bySelector`. */
+export function checkSelector(map: MapRef | undefined, selector: MapSelector): MapRef {
+  const { mapId, slug } = checkSelectorShape(selector);
+  const idNamesIt = mapId !== undefined && map !== undefined && mapId.toLowerCase() === map.id;
+  const slugNamesIt = slug !== undefined && map !== undefined && slug === map.slug;
+  if (mapId && slug && idNamesIt !== slugNamesIt) {
+    throw new BadRequestError('map_selector_conflict', '`map_id` and `slug` name different maps');
+  }
+  if (!map || (mapId && !idNamesIt) || (slug && !slugNamesIt)) throw new NotFoundError('Map not found', 'map_not_found');
+  return map;
+}
+
+/** The `{map_id}` segment checked against the key's map (`map`, as loaded): the map, else 404. */
+export function checkPath(map: MapRef | undefined, idOrSlug: string): MapRef {
+  const names = map !== undefined && (UUID_RE.test(idOrSlug) ? idOrSlug.toLowerCase() === map.id : idOrSlug === map.slug);
+  if (!map || !names) throw new NotFoundError('Map not found', 'map_not_found');
+  return map;
 }

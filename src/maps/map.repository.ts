@@ -32,6 +32,34 @@ export class MapRefRepository {
   }
 
   /**
+   * The map with its read version, in one indexed query: what a cached read of the map checks. The
+   * version changes whenever the map's content or the shared data changes (map_versions and
+   * shared_data_version, bumped by triggers) or an event of the map gets its id; it is undefined while an
+   * event of the map waits for its id (a change just committed that the version does not show yet).
+   */
+  async withReadVersion(db: Db, id: string): Promise<{ map: MapRef; version: string | undefined } | undefined> {
+    const row = await db.one<{
+      id: string;
+      slug: string;
+      owner_character_id: string;
+      webhooks_enabled: boolean;
+      version: string;
+      shared: string;
+      last_event: string | null;
+    }>(
+      `select m.id, m.slug, m.owner_character_id, m.webhooks_enabled,
+         coalesce((select v.version from map_versions v where v.map_id = m.id), 0)::text as version,
+         coalesce((select s.version from shared_data_version s), 0)::text as shared,
+         (select coalesce(e.event_id, '') from map_events e where e.map_id = m.id order by e.event_id desc nulls first limit 1) as last_event
+       from maps m where m.id = ?`,
+      [id],
+    );
+    if (!row) return undefined;
+    const map = { id: row.id, slug: row.slug, ownerCharacterId: row.owner_character_id, webhooksEnabled: row.webhooks_enabled };
+    return { map, version: row.last_event === '' ? undefined : `${row.version}.${row.shared}.${row.last_event ?? '-'}` };
+  }
+
+  /**
    * Serialises the editing writes of one map until the transaction of `tx` ends, so check-then-write
    * steps (system visible? connection exists? signature known?) cannot interleave. `for no key update`
    * does not block inserts elsewhere that only reference the map (foreign key checks take `key share`).

@@ -6,18 +6,19 @@ import { hashToken } from '../crypto.js';
 import { AppError, errorBody } from '../errors.js';
 import type { Logger } from '../log.js';
 import { TokenService } from '../api/token.service.js';
+import { presentedToken, requestPrincipal, type PresentedToken } from '../api/request-token.js';
 import { FallbackStore } from './fallback-store.js';
 
 export interface RateLimiter {
   middleware: RequestHandler;
 }
 
-/** The token a request presents: a bearer token, else `?token=` (the event stream accepts one there). */
-function presentedToken(req: ExRequest): string | undefined {
-  const bearer = TokenService.bearerOf(req.headers.authorization);
+/** The token a request presents, with its hash: a bearer token, else `?token=` (the event stream accepts one there). */
+function tokenOf(req: ExRequest): PresentedToken | undefined {
+  const bearer = presentedToken(req);
   if (bearer) return bearer;
   const query = req.query.token;
-  return typeof query === 'string' && TokenService.isWellFormed(query) ? query : undefined;
+  return typeof query === 'string' && TokenService.isWellFormed(query) ? { token: query, hash: hashToken(query) } : undefined;
 }
 
 /**
@@ -33,17 +34,20 @@ function presentedToken(req: ExRequest): string | undefined {
 function bucketChooser(tokens: TokenService, store: Store, limit: number): (req: ExRequest) => Promise<string> {
   return async (req) => {
     const address = `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
-    const token = presentedToken(req);
-    if (!token) return address;
-    const ownBucket = `key:${hashToken(token).slice(0, 32)}`;
-    const cached = tokens.cached(token);
+    const presented = tokenOf(req);
+    if (!presented) return address;
+    const { token, hash } = presented;
+    // The bearer token's resolution is shared with the rest of the request (request-token.ts).
+    const resolve = () => (presented === presentedToken(req) ? requestPrincipal(req, tokens) : tokens.resolveAny(token, hash));
+    const ownBucket = `key:${hash.slice(0, 32)}`;
+    const cached = tokens.cached(token, hash);
     if (cached !== undefined) return cached ? ownBucket : address;
-    if (tokens.knownRecently(token)) return (await tokens.resolveAny(token)) ? ownBucket : address;
+    if (tokens.knownRecently(token, hash)) return (await resolve()) ? ownBucket : address;
     const lookups = `lookup:${address}`;
     const { totalHits } = await store.increment(lookups);
     // Over budget: this bucket is the answer (counted once more, it is over the limit: 429).
     if (totalHits > limit) return lookups;
-    const principal = await tokens.resolveAny(token);
+    const principal = await resolve();
     if (!principal) return address;
     await store.decrement(lookups);
     return ownBucket;

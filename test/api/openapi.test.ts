@@ -153,6 +153,27 @@ describe('GET /api/openapi.json', () => {
   });
   afterAll(async () => t?.close());
 
+  it('documents If-None-Match, the 304 answer and the ETag and Cache-Control headers on every map read', () => {
+    const reads = Object.entries(doc.paths).filter(
+      ([p, ops]) =>
+        ops.get &&
+        (p.startsWith('/api/map/') || p.startsWith('/api/maps/{map_id}/')) &&
+        !p.startsWith('/api/maps/{map_id}/events') &&
+        !p.startsWith('/api/maps/{map_id}/webhooks'),
+    );
+    expect(reads.length).toBeGreaterThanOrEqual(17);
+    for (const [p, ops] of reads) {
+      const get = ops.get as Operation & { responses: Record<string, ResponseObject & { headers?: Record<string, { schema?: SchemaObject }> }> };
+      const header = (get.parameters ?? []).find((x) => x.in === 'header');
+      expect({ p, name: header?.name, required: header?.required }).toEqual({ p, name: 'If-None-Match', required: false });
+      expect(header?.description, p).toBeTruthy();
+      for (const status of ['200', '304']) {
+        expect(Object.keys(get.responses[status]?.headers ?? {}).sort(), `${p} ${status}`).toEqual(['Cache-Control', 'ETag']);
+      }
+      expect(get.responses['304']?.content, `${p} 304 has no body`).toBeUndefined();
+    }
+  });
+
   it('serves the committed OpenAPI 3 document without a token', async () => {
     expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
     expect(doc.info.title).toBe('mapintel');

@@ -193,6 +193,16 @@ describe('webhook management API', () => {
     expect((await s.fetch(`${base}/not-a-uuid/deliveries`, { token: key })).status).toBe(404);
   });
 
+  it('is never answered from the map read cache: a list right after a change shows it, without an ETag', async () => {
+    const { map: m, key: k } = await makeMap(s.platform);
+    const b = `/api/maps/${m.id}/webhooks`;
+    expect(((await (await s.fetch(b, { token: k })).json()) as { data: unknown[] }).data).toEqual([]);
+    await s.fetch(b, { ...json('POST', { url: PUBLIC(80), events: ['*'] }), token: k });
+    const after = await s.fetch(b, { token: k });
+    expect(after.headers.get('etag')).toBeNull();
+    expect(((await after.json()) as { data: unknown[] }).data).toHaveLength(1);
+  });
+
   it('hides other maps: a key of another map gets 404, no key 401', async () => {
     const { key: otherKey } = await makeMap(s.platform);
     expect((await s.fetch(base, { token: otherKey })).status).toBe(404);

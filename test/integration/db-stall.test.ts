@@ -198,7 +198,13 @@ describe('event relay through a stalled database', () => {
   });
 
   async function unpublished(): Promise<number> {
-    const rows = await db.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from map_events where published_at is null');
+    const rows = await db.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ n: number }[]>(
+        `select count(*)::int as n from map_events e left join map_event_cursors c on c.map_id = e.map_id
+       where e.event_id is null or e.event_id > coalesce(c.published_event_id, '')`,
+      );
     return rows[0]!.n;
   }
 

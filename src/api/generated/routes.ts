@@ -1358,6 +1358,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 all: {"in":"query","name":"all","dataType":"boolean"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/systems',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1385,7 +1386,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1396,6 +1397,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/systems/:solar_system_id',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1423,7 +1425,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1433,6 +1435,7 @@ export function RegisterRoutes(app: Router) {
         const argsConnectionsController_listConnections: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/connections',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1460,7 +1463,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1470,6 +1473,7 @@ export function RegisterRoutes(app: Router) {
         const argsTrackingController_listTrackedCharacters: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/tracked-characters',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1497,7 +1501,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1507,6 +1511,7 @@ export function RegisterRoutes(app: Router) {
         const argsTrackingController_listUserCharacters: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/user-characters',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1534,7 +1539,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1545,6 +1550,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 solar_system_id: {"in":"query","name":"solar_system_id","dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/signatures',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1572,7 +1578,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1582,6 +1588,7 @@ export function RegisterRoutes(app: Router) {
         const argsStructuresController_listStructures: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/structures',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1609,7 +1616,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1620,6 +1627,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 system_id: {"in":"query","name":"system_id","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/structure-timers',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1647,7 +1655,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2197,6 +2205,7 @@ export function RegisterRoutes(app: Router) {
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
                 all: {"in":"query","name":"all","dataType":"boolean"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/systems',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2224,7 +2233,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2236,6 +2245,7 @@ export function RegisterRoutes(app: Router) {
                 id: {"in":"query","name":"id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/system',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2263,7 +2273,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2274,6 +2284,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/connections',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2301,7 +2312,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2312,6 +2323,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/characters',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2339,7 +2351,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2351,6 +2363,7 @@ export function RegisterRoutes(app: Router) {
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
                 hours: {"in":"query","name":"hours","dataType":"integer","validators":{"isInt":{"errorMsg":"hours"},"minimum":{"value":1},"maximum":{"value":8760}}},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/systems-kills',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2378,7 +2391,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2390,6 +2403,7 @@ export function RegisterRoutes(app: Router) {
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
                 days: {"in":"query","name":"days","dataType":"integer","validators":{"isInt":{"errorMsg":"days"},"minimum":{"value":1},"maximum":{"value":3650}}},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/character-activity',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2417,7 +2431,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2428,6 +2442,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/user_characters',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2455,7 +2470,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -2467,6 +2482,7 @@ export function RegisterRoutes(app: Router) {
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
                 system_id: {"in":"query","name":"system_id","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/structure-timers',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2494,7 +2510,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -3433,6 +3449,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/acls',
             authenticateMiddleware([{"map_key":[]}]),
@@ -3460,7 +3477,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);

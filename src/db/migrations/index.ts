@@ -4,6 +4,7 @@ import { Migration20261122170000_events } from './Migration20261122170000_events
 import { Migration20261122190000_notify_after_commit } from './Migration20261122190000_notify_after_commit.js';
 import { Migration20261123100000_event_consumers } from './Migration20261123100000_event_consumers.js';
 import { Migration20261123120000_key_stream_profile } from './Migration20261123120000_key_stream_profile.js';
+import { Migration20261123140000_map_versions } from './Migration20261123140000_map_versions.js';
 import { Migration20261123150000_webhook_delivery } from './Migration20261123150000_webhook_delivery.js';
 
 export const MIGRATIONS = [
@@ -12,5 +13,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261122190000_notify_after_commit', class: Migration20261122190000_notify_after_commit },
   { name: 'Migration20261123100000_event_consumers', class: Migration20261123100000_event_consumers },
   { name: 'Migration20261123120000_key_stream_profile', class: Migration20261123120000_key_stream_profile },
+  { name: 'Migration20261123140000_map_versions', class: Migration20261123140000_map_versions },
   { name: 'Migration20261123150000_webhook_delivery', class: Migration20261123150000_webhook_delivery },
 ];

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/db.js';
 import { tsSeconds } from '../../db/sql.js';
+import { Outbox } from '../../events/outbox.js';
 import type { KillDto, ZkbDto } from './kills.dto.js';
 
 /** zKillboard's block of a killmail, stored as it came (jsonb). */
@@ -41,6 +42,46 @@ const DTO_COLUMNS = `k.killmail_id::float8 as killmail_id, ${tsSeconds('k.kill_t
 
 const INSERT_COLUMN_COUNT = 23;
 
+/** `insert into map_kills … on conflict do nothing` of `count` kills (parameters: insertKillsParams). */
+function insertKillsSql(count: number): string {
+  const row = `(${Array.from({ length: INSERT_COLUMN_COUNT }, (_, i) => (i === INSERT_COLUMN_COUNT - 1 ? '?::jsonb' : '?')).join(', ')})`;
+  return `insert into map_kills (map_id, killmail_id, kill_time, solar_system_id, attacker_count, npc, total_value,
+         final_blow_alliance_id, final_blow_char_id, final_blow_corp_id, final_blow_ship_type_id,
+         final_blow_alliance_ticker, final_blow_char_name, final_blow_corp_ticker, final_blow_ship_name,
+         victim_alliance_id, victim_char_id, victim_corp_id, victim_ship_type_id,
+         victim_char_name, victim_corp_ticker, victim_ship_name, zkb)
+       values ${Array.from({ length: count }, () => row).join(', ')}
+       on conflict (map_id, killmail_id) do nothing`;
+}
+
+function insertKillsParams(mapId: string, kills: readonly NewKill[]): unknown[] {
+  return kills.flatMap((k) => [
+    mapId,
+    k.killmailId,
+    k.killTime,
+    k.solarSystemId,
+    k.attackerCount,
+    k.npc,
+    k.totalValue,
+    k.finalBlowAllianceId ?? null,
+    k.finalBlowCharId ?? null,
+    k.finalBlowCorpId ?? null,
+    k.finalBlowShipTypeId ?? null,
+    k.finalBlowAllianceTicker ?? null,
+    k.finalBlowCharName ?? null,
+    k.finalBlowCorpTicker ?? null,
+    k.finalBlowShipName ?? null,
+    k.victimAllianceId ?? null,
+    k.victimCharId ?? null,
+    k.victimCorpId ?? null,
+    k.victimShipTypeId ?? null,
+    k.victimCharName ?? null,
+    k.victimCorpTicker ?? null,
+    k.victimShipName ?? null,
+    JSON.stringify(k.zkb),
+  ]);
+}
+
 /** The map_kills table: its one writer (editing API, seeding and retention alike) and its reads. */
 export class KillRepository {
   /**
@@ -49,42 +90,30 @@ export class KillRepository {
    */
   async insertNew(db: Db, mapId: string, kills: readonly NewKill[]): Promise<Set<number>> {
     if (kills.length === 0) return new Set();
-    const row = `(${Array.from({ length: INSERT_COLUMN_COUNT }, (_, i) => (i === INSERT_COLUMN_COUNT - 1 ? '?::jsonb' : '?')).join(', ')})`;
     const inserted = await db.all<{ killmail_id: number }>(
-      `insert into map_kills (map_id, killmail_id, kill_time, solar_system_id, attacker_count, npc, total_value,
-         final_blow_alliance_id, final_blow_char_id, final_blow_corp_id, final_blow_ship_type_id,
-         final_blow_alliance_ticker, final_blow_char_name, final_blow_corp_ticker, final_blow_ship_name,
-         victim_alliance_id, victim_char_id, victim_corp_id, victim_ship_type_id,
-         victim_char_name, victim_corp_ticker, victim_ship_name, zkb)
-       values ${kills.map(() => row).join(', ')}
-       on conflict (map_id, killmail_id) do nothing returning killmail_id::float8 as killmail_id`,
-      kills.flatMap((k) => [
-        mapId,
-        k.killmailId,
-        k.killTime,
-        k.solarSystemId,
-        k.attackerCount,
-        k.npc,
-        k.totalValue,
-        k.finalBlowAllianceId ?? null,
-        k.finalBlowCharId ?? null,
-        k.finalBlowCorpId ?? null,
-        k.finalBlowShipTypeId ?? null,
-        k.finalBlowAllianceTicker ?? null,
-        k.finalBlowCharName ?? null,
-        k.finalBlowCorpTicker ?? null,
-        k.finalBlowShipName ?? null,
-        k.victimAllianceId ?? null,
-        k.victimCharId ?? null,
-        k.victimCorpId ?? null,
-        k.victimShipTypeId ?? null,
-        k.victimCharName ?? null,
-        k.victimCorpTicker ?? null,
-        k.victimShipName ?? null,
-        JSON.stringify(k.zkb),
-      ]),
+      `${insertKillsSql(kills.length)} returning killmail_id::float8 as killmail_id`,
+      insertKillsParams(mapId, kills),
     );
     return new Set(inserted.map((r) => Number(r.killmail_id)));
+  }
+
+  /**
+   * Stores kills as insertNew does and, in the same statement, appends a map_kill event per new kill in
+   * input order: `payloads[i]` is the event payload of `kills[i]`, whose `system_name` is filled here
+   * (the map system's name, else the static name, as systemNames says). Returns how many kills were new.
+   */
+  async insertNewWithEvents(db: Db, mapId: string, kills: readonly NewKill[], payloads: readonly object[]): Promise<number> {
+    if (kills.length === 0) return 0;
+    return db.run(
+      `with fresh as (${insertKillsSql(kills.length)} returning killmail_id),
+            ev as (select x.doc, x.ord, (x.doc->>'solar_system_id')::int as sid from jsonb_array_elements(?::jsonb) with ordinality as x(doc, ord))
+       ${Outbox.insertFrom(`select ?::uuid, 'map_kill', jsonb_set(ev.doc, '{system_name}', coalesce(to_jsonb(coalesce(
+             (select name from map_systems s where s.map_id = ?::uuid and s.solar_system_id = ev.sid),
+             (select solar_system_name from solar_systems ss where ss.solar_system_id = ev.sid))), 'null'::jsonb))
+         from ev join fresh on fresh.killmail_id = (ev.doc->>'killmail_id')::bigint
+         order by ev.ord`)}`,
+      [...insertKillsParams(mapId, kills), JSON.stringify(payloads), mapId, mapId],
+    );
   }
 
   /** The name a kill's system goes by: the map system's name, else the static name (null when neither). */

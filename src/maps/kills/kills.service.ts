@@ -53,17 +53,16 @@ export class KillsService {
   async store(db: Db, mapId: string, kills: readonly NewKill[]): Promise<number> {
     const unique = uniqueKills(kills);
     if (unique.length === 0) return 0;
-    return db.transaction(async (tx) => {
-      const isNew = await this.kills.insertNew(tx, mapId, unique);
-      if (isNew.size === 0) return 0;
-      const fresh = unique.filter((k) => isNew.has(k.killmailId));
-      const nameOf = await this.kills.systemNames(tx, mapId, [...new Set(fresh.map((k) => k.solarSystemId))]);
-      await this.outbox.append(
-        tx.em,
-        fresh.map((k) => mapKillEvent(mapId, k, nameOf.get(k.solarSystemId) ?? null)),
-      );
-      return fresh.length;
-    });
+    // One statement stores the kills and appends the events of the new ones: atomic on its own, so a
+    // single kill costs one round trip and no explicit transaction.
+    const inserted = await this.kills.insertNewWithEvents(
+      db,
+      mapId,
+      unique,
+      unique.map((k) => mapKillEvent(mapId, k, null).payload),
+    );
+    if (inserted > 0) this.outbox.appended(db);
+    return inserted;
   }
 
   /** Deletes kills older than `retentionDays` (every map), `batch` per statement; how many went. */

@@ -1,4 +1,5 @@
-import { Controller, Get, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { DataResponse, TrackedCharacterDto } from '../map.dto.js';
+import { Controller, Get, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../api/deps.js';
 import type { ErrorResponse } from '../../api/error.dto.js';
@@ -17,7 +18,6 @@ import type { MapReadService } from './map-read.service.js';
 import type { CharacterActivityDto } from '../activity/activity.dto.js';
 import type { ConnectionDto } from '../connections/connections.dto.js';
 import type { SystemKillsDto } from '../kills/kills.dto.js';
-import type { DataResponse, TrackedCharacterDto } from '../map.dto.js';
 import type { StructureTimerDto } from '../structures/structures.dto.js';
 import type { SystemDto } from '../systems/systems.dto.js';
 import type { UserCharactersDto } from '../tracking/tracking.dto.js';
@@ -51,13 +51,26 @@ export class MapReadController extends Controller {
    * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
    * @param slug Map slug; give `map_id` or `slug`.
    * @param all When true, hidden systems are included.
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('systems')
   public async getSystems(
     @Request() req: ExRequest,
     @Query() map_id?: string,
     @Query() slug?: string,
     @Query() all?: boolean,
+    @Header('If-None-Match') _if_none_match?: string,
   ): Promise<DataResponse<SystemDto[]>> {
     return { data: await this.systems.list(principalOf(req, 'map_key'), { map_id, slug }, all === true) };
   }
@@ -71,10 +84,28 @@ export class MapReadController extends Controller {
    * @maximum id 2147483647
    * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
    * @param slug Map slug; give `map_id` or `slug`.
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('system')
   @Response<ErrorResponse>(404, 'Unknown map, or the system is not on the map', { error: 'System not found', code: 'system_not_found' })
-  public async getSystem(@Request() req: ExRequest, @Query() id: number, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<SystemDto>> {
+  public async getSystem(
+    @Request() req: ExRequest,
+    @Query() id: number,
+    @Query() map_id?: string,
+    @Query() slug?: string,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<SystemDto>> {
     return { data: await this.systems.get(principalOf(req, 'map_key'), { map_id, slug }, id) };
   }
 
@@ -83,9 +114,26 @@ export class MapReadController extends Controller {
    * @summary Connections of the map
    * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
    * @param slug Map slug; give `map_id` or `slug`.
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('connections')
-  public async getConnections(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<ConnectionDto[]>> {
+  public async getConnections(
+    @Request() req: ExRequest,
+    @Query() map_id?: string,
+    @Query() slug?: string,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<ConnectionDto[]>> {
     return { data: await this.connections.list(principalOf(req, 'map_key'), { map_id, slug }) };
   }
 
@@ -94,9 +142,26 @@ export class MapReadController extends Controller {
    * @summary Tracked characters
    * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
    * @param slug Map slug; give `map_id` or `slug`.
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('characters')
-  public async getCharacters(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<TrackedCharacterDto[]>> {
+  public async getCharacters(
+    @Request() req: ExRequest,
+    @Query() map_id?: string,
+    @Query() slug?: string,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<TrackedCharacterDto[]>> {
     return { data: await this.tracking.list(principalOf(req, 'map_key'), { map_id, slug }) };
   }
 
@@ -110,13 +175,26 @@ export class MapReadController extends Controller {
    * @isInt hours
    * @minimum hours 1
    * @maximum hours 8760
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('systems-kills')
   public async getSystemsKills(
     @Request() req: ExRequest,
     @Query() map_id?: string,
     @Query() slug?: string,
     @Query() hours?: number,
+    @Header('If-None-Match') _if_none_match?: string,
   ): Promise<DataResponse<SystemKillsDto[]>> {
     return { data: await this.reads.systemsKills(principalOf(req, 'map_key'), { map_id, slug }, hours) };
   }
@@ -130,13 +208,26 @@ export class MapReadController extends Controller {
    * @isInt days
    * @minimum days 1
    * @maximum days 3650
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('character-activity')
   public async getCharacterActivity(
     @Request() req: ExRequest,
     @Query() map_id?: string,
     @Query() slug?: string,
     @Query() days?: number,
+    @Header('If-None-Match') _if_none_match?: string,
   ): Promise<DataResponse<CharacterActivityDto[]>> {
     return { data: await this.reads.characterActivity(principalOf(req, 'map_key'), { map_id, slug }, days) };
   }
@@ -146,9 +237,26 @@ export class MapReadController extends Controller {
    * @summary Characters grouped by user
    * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
    * @param slug Map slug; give `map_id` or `slug`.
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('user_characters')
-  public async getUserCharacters(@Request() req: ExRequest, @Query() map_id?: string, @Query() slug?: string): Promise<DataResponse<UserCharactersDto[]>> {
+  public async getUserCharacters(
+    @Request() req: ExRequest,
+    @Query() map_id?: string,
+    @Query() slug?: string,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<UserCharactersDto[]>> {
     return { data: await this.tracking.byUser(principalOf(req, 'map_key'), { map_id, slug }) };
   }
 
@@ -158,13 +266,26 @@ export class MapReadController extends Controller {
    * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
    * @param slug Map slug; give `map_id` or `slug`.
    * @param system_id Only timers of this map system (record id).
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('structure-timers')
   public async getStructureTimers(
     @Request() req: ExRequest,
     @Query() map_id?: string,
     @Query() slug?: string,
     @Query() system_id?: string,
+    @Header('If-None-Match') _if_none_match?: string,
   ): Promise<DataResponse<StructureTimerDto[]>> {
     return { data: await this.structures.timers(principalOf(req, 'map_key'), { map_id, slug }, system_id) };
   }

@@ -1,11 +1,11 @@
-import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { DataResponse } from '../map.dto.js';
+import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../api/deps.js';
 import type { ErrorResponse } from '../../api/error.dto.js';
 import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
 import type { SignaturesService } from './signatures.service.js';
-import type { DataResponse } from '../map.dto.js';
 import type { SignatureDto } from './signatures.dto.js';
 
 /** The map's signatures (`/api/maps/{map_id}/…`, `{map_id}` the map UUID or slug); a map key reads only its own map. */
@@ -29,10 +29,27 @@ export class SignaturesController extends Controller {
    * @isInt solar_system_id
    * @minimum solar_system_id 0
    * @maximum solar_system_id 2147483647
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('signatures')
   @Tags('Map collections')
-  public async listSignatures(@Request() req: ExRequest, @Path() map_id: string, @Query() solar_system_id?: number): Promise<DataResponse<SignatureDto[]>> {
+  public async listSignatures(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Query() solar_system_id?: number,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<SignatureDto[]>> {
     return { data: await this.signatures.list(principalOf(req, 'map_key'), map_id, solar_system_id) };
   }
 }

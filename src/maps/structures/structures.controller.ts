@@ -1,11 +1,11 @@
-import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { DataResponse } from '../map.dto.js';
+import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../api/deps.js';
 import type { ErrorResponse } from '../../api/error.dto.js';
 import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
 import type { StructuresService } from './structures.service.js';
-import type { DataResponse } from '../map.dto.js';
 import type { StructureTimerDto } from './structures.dto.js';
 
 /** The map's structures (`/api/maps/{map_id}/…`, `{map_id}` the map UUID or slug); a map key reads only its own map. */
@@ -25,10 +25,26 @@ export class StructuresController extends Controller {
    * Every structure of the map (any status, with or without a timer).
    * @summary Structures
    * @param map_id Map UUID or slug.
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('structures')
   @Tags('Map collections')
-  public async listStructures(@Request() req: ExRequest, @Path() map_id: string): Promise<DataResponse<StructureTimerDto[]>> {
+  public async listStructures(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<StructureTimerDto[]>> {
     return { data: await this.structures.list(principalOf(req, 'map_key'), map_id) };
   }
 
@@ -37,10 +53,27 @@ export class StructuresController extends Controller {
    * @summary Structure timers
    * @param map_id Map UUID or slug.
    * @param system_id Only timers of this map system (record id, a UUID).
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('structure-timers')
   @Tags('Map collections')
-  public async listStructureTimers(@Request() req: ExRequest, @Path() map_id: string, @Query() system_id?: string): Promise<DataResponse<StructureTimerDto[]>> {
+  public async listStructureTimers(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Query() system_id?: string,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<StructureTimerDto[]>> {
     return { data: await this.structures.timers(principalOf(req, 'map_key'), map_id, system_id) };
   }
 }

@@ -1,11 +1,11 @@
-import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { DataResponse } from '../map.dto.js';
+import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../api/deps.js';
 import type { ErrorResponse } from '../../api/error.dto.js';
 import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
 import type { SystemsService } from './systems.service.js';
-import type { DataResponse } from '../map.dto.js';
 import type { SystemDto, SystemsAndConnectionsDto } from './systems.dto.js';
 
 /** The map's systems (`/api/maps/{map_id}/…`, `{map_id}` the map UUID or slug); a map key reads only its own map. */
@@ -27,10 +27,27 @@ export class SystemsController extends Controller {
    * @summary Systems and connections
    * @param map_id Map UUID or slug.
    * @param all When true, hidden (deleted) systems are included.
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('systems')
   @Tags('Map collections')
-  public async listSystems(@Request() req: ExRequest, @Path() map_id: string, @Query() all?: boolean): Promise<DataResponse<SystemsAndConnectionsDto>> {
+  public async listSystems(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Query() all?: boolean,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<SystemsAndConnectionsDto>> {
     return { data: await this.systems.listWithConnections(principalOf(req, 'map_key'), map_id, all === true) };
   }
 
@@ -42,14 +59,31 @@ export class SystemsController extends Controller {
    * @isInt solar_system_id
    * @minimum solar_system_id 0
    * @maximum solar_system_id 2147483647
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('systems/{solar_system_id}')
   @Tags('Map collections')
   @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or system not on the map (`system_not_found`)', {
     error: 'System not found',
     code: 'system_not_found',
   })
-  public async getSystem(@Request() req: ExRequest, @Path() map_id: string, @Path() solar_system_id: number): Promise<DataResponse<SystemDto>> {
+  public async getSystem(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Path() solar_system_id: number,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<SystemDto>> {
     return { data: await this.systems.get(principalOf(req, 'map_key'), map_id, solar_system_id) };
   }
 }

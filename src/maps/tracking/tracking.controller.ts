@@ -1,11 +1,11 @@
-import { Controller, Get, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { DataResponse, TrackedCharacterDto } from '../map.dto.js';
+import { Controller, Get, Path, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../api/deps.js';
 import type { ErrorResponse } from '../../api/error.dto.js';
 import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
 import type { TrackingService } from './tracking.service.js';
-import type { DataResponse, TrackedCharacterDto } from '../map.dto.js';
 import type { UserCharactersDto } from './tracking.dto.js';
 
 /** The map's characters (`/api/maps/{map_id}/…`, `{map_id}` the map UUID or slug); a map key reads only its own map. */
@@ -25,10 +25,26 @@ export class TrackingController extends Controller {
    * Characters on the map with their tracking flag.
    * @summary Tracked characters
    * @param map_id Map UUID or slug.
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('tracked-characters')
   @Tags('Map collections')
-  public async listTrackedCharacters(@Request() req: ExRequest, @Path() map_id: string): Promise<DataResponse<TrackedCharacterDto[]>> {
+  public async listTrackedCharacters(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<TrackedCharacterDto[]>> {
     return { data: await this.tracking.list(principalOf(req, 'map_key'), map_id) };
   }
 
@@ -36,10 +52,26 @@ export class TrackingController extends Controller {
    * The map's characters grouped by user, with the user's main character.
    * @summary Characters grouped by user
    * @param map_id Map UUID or slug.
+   * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
+  @SuccessResponse<{
+    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+  }>(200, 'Ok')
+  @Response<
+    void,
+    {
+      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
+      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
+    }
+  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('user-characters')
   @Tags('Map collections')
-  public async listUserCharacters(@Request() req: ExRequest, @Path() map_id: string): Promise<DataResponse<UserCharactersDto[]>> {
+  public async listUserCharacters(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Header('If-None-Match') _if_none_match?: string,
+  ): Promise<DataResponse<UserCharactersDto[]>> {
     return { data: await this.tracking.byUser(principalOf(req, 'map_key'), map_id) };
   }
 }

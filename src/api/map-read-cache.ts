@@ -1,0 +1,157 @@
+import type { Request as ExRequest, RequestHandler, Response as ExResponse } from 'express';
+import type { Metrics } from '../metrics.js';
+import type { MapReference } from '../maps/map-access.js';
+import { etagOf, matchesIfNoneMatch, type CachedRead, type MapReadCache, type MapReadVersions } from '../maps/map-read/read-cache.js';
+import { openapiSpec } from './openapi.js';
+import { requestPrincipal } from './request-token.js';
+import type { TokenService } from './token.service.js';
+
+/** What a map read's answer carries: clients and proxies keep it, but ask (If-None-Match) before each use. */
+export const MAP_READ_CACHE_CONTROL = 'private, no-cache';
+
+interface CachedOperation {
+  pattern: RegExp;
+  /** The express route template, for the metrics label of an answer given here. */
+  route: string;
+  /** The `/api/maps/{map_id}/…` family names its map in the path; `/api/map/*` in the query. */
+  byPath: boolean;
+  /** When the body may change with no change to the map (a time window moves), from the body and query. */
+  expiresAt?: (body: unknown, req: ExRequest, now: number) => number;
+}
+
+/** systems-kills answers the last `hours` hours: the body changes when its oldest kill leaves the window. */
+function killsWindowEnd(body: unknown, req: ExRequest): number {
+  const hours = typeof req.query.hours === 'string' ? Number(req.query.hours) : 24;
+  let oldest = Infinity;
+  for (const system of (body as { data?: { kills?: { kill_time?: string }[] }[] }).data ?? []) {
+    for (const kill of system.kills ?? []) {
+      const t = Date.parse(kill.kill_time ?? '');
+      if (t < oldest) oldest = t;
+    }
+  }
+  return Number.isFinite(hours) ? oldest + hours * 3_600_000 : 0;
+}
+
+/** character-activity with `days` counts UTC days back from today: the body changes at the next UTC midnight. */
+function nextUtcMidnight(_body: unknown, req: ExRequest, now: number): number {
+  if (req.query.days === undefined) return Infinity;
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+}
+
+const EXPIRY: Record<string, CachedOperation['expiresAt']> = {
+  '/api/map/systems-kills': killsWindowEnd,
+  '/api/map/character-activity': nextUtcMidnight,
+};
+
+/**
+ * Paths under the map families that are not map content: the event log (its own cursor) and webhook
+ * management (subscription state changes with every delivery, which no map version follows).
+ */
+const NOT_CACHED = ['/api/maps/{map_id}/events', '/api/maps/{map_id}/webhooks'];
+
+/** The GET operations of the map read families, from the OpenAPI document (see NOT_CACHED). */
+function cachedOperations(): CachedOperation[] {
+  const spec = openapiSpec() as unknown as { paths: Record<string, { get?: { security?: Record<string, string[]>[] } }> };
+  const list: CachedOperation[] = [];
+  for (const [path, operations] of Object.entries(spec.paths)) {
+    const byPath = path.startsWith('/api/maps/{map_id}/');
+    if (!operations.get || !(byPath || path.startsWith('/api/map/')) || NOT_CACHED.some((p) => path.startsWith(p))) continue;
+    if (!(operations.get.security ?? []).some((s) => 'map_key' in s)) continue;
+    const source = path
+      .split(/(\{[^}]+\})/)
+      .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+    list.push({ pattern: new RegExp(`^${source}/?$`, 'i'), route: path.replace(/\{([^}]+)\}/g, ':$1'), byPath, expiresAt: EXPIRY[path] });
+  }
+  return list;
+}
+
+/** The query string with its parameters in a fixed order, so `?a=1&b=2` and `?b=2&a=1` share an entry. */
+function canonicalQuery(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return '';
+  const params = [...new URLSearchParams(url.slice(q + 1))];
+  params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  return new URLSearchParams(params).toString();
+}
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function answer(req: ExRequest, res: ExResponse, read: Pick<CachedRead, 'etag' | 'body'>): void {
+  res.setHeader('ETag', read.etag);
+  res.setHeader('Cache-Control', MAP_READ_CACHE_CONTROL);
+  if (matchesIfNoneMatch(req.headers['if-none-match'], read.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', read.body.length);
+  res.end(read.body);
+}
+
+/**
+ * Map reads with ETags and a per-process cache (docs/decisions/0002-map-read-cache.md). For a GET of the
+ * `/api/map/*` and `/api/maps/{map_id}/*` read families by a map key, one indexed query loads the key's
+ * map with its read version; the access rules of map-access.ts run on it. When this process holds the
+ * body of the same path and query at that version, it is answered from memory (or 304 when the client's
+ * `If-None-Match` names its ETag); otherwise the route computes it, and its JSON is serialised once into
+ * the bytes that are sent, hashed for the ETag and kept. Anything else (errors, another principal, a
+ * change whose event has no id yet) goes to the route as before; 200s still get their ETag.
+ */
+export function mapReadCache(deps: { tokens: TokenService; versions: MapReadVersions; cache: MapReadCache; metrics: Metrics }): RequestHandler {
+  const operations = cachedOperations();
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const operation = operations.find((o) => o.pattern.test(req.path));
+    if (!operation) return next();
+    void (async () => {
+      const principal = await requestPrincipal(req, deps.tokens);
+      if (principal?.kind !== 'map_key') return next();
+      let ref: MapReference;
+      if (operation.byPath) {
+        const segment = safeDecode(req.path.split('/')[3] ?? '');
+        // Not UTF-8: the router answers it as it always has.
+        if (segment === undefined) return next();
+        ref = segment;
+      } else {
+        const { map_id, slug } = req.query;
+        if ((map_id !== undefined && typeof map_id !== 'string') || (slug !== undefined && typeof slug !== 'string')) return next();
+        ref = { map_id, slug };
+      }
+      // Undefined: a malformed reference or another map; the route answers its 400 or 404 as always.
+      const current = await deps.versions.current(principal, ref);
+      if (!current) return next();
+      const { map, version } = current;
+      const key = `${map.id} ${req.path} ${canonicalQuery(req.originalUrl)}`;
+      const now = Date.now();
+      const hit = version === undefined ? undefined : deps.cache.get(key, version, now);
+      if (hit) {
+        res.locals.route = operation.route;
+        deps.metrics.mapReads.inc({ result: matchesIfNoneMatch(req.headers['if-none-match'], hit.etag) ? 'not_modified' : 'hit' });
+        answer(req, res, hit);
+        return;
+      }
+      const json = res.json.bind(res);
+      res.json = (body: unknown) => {
+        if (res.statusCode !== 200) return json(body);
+        const bytes = Buffer.from(JSON.stringify(body));
+        const read = { etag: etagOf(bytes), body: bytes };
+        if (version !== undefined) deps.cache.set(key, { ...read, version, expiresAt: operation.expiresAt?.(body, req, now) ?? Infinity });
+        deps.metrics.mapReads.inc({
+          result: matchesIfNoneMatch(req.headers['if-none-match'], read.etag) ? 'not_modified' : version === undefined ? 'uncached' : 'miss',
+        });
+        answer(req, res, read);
+        return res;
+      };
+      next();
+    })().catch(next);
+  };
+}
