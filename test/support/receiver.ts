@@ -10,6 +10,8 @@ import { verify } from '../../src/webhooks/signer.js';
 
 export interface Received {
   at: number;
+  /** When the answer was written (undefined while it is held back, or when the client went away first). */
+  answeredAt?: number;
   headers: http.IncomingHttpHeaders;
   body: string;
   /** The signature verified with the receiver's secret(s) at the time. */
@@ -79,9 +81,11 @@ export async function startReceiver(
       const count = received.length + 1;
       const reply: Reply = verified ? r.reply({ body, headers: req.headers, count }) : { status: 401 };
       const status = reply.status ?? 200;
-      received.push({ at: Date.now(), headers: req.headers, body, verified, status, path: req.url ?? '/' });
+      const record: Received = { at: Date.now(), headers: req.headers, body, verified, status, path: req.url ?? '/' };
+      received.push(record);
       const send = () => {
         if (res.destroyed) return;
+        record.answeredAt = Date.now();
         res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
         res.end(JSON.stringify({ ok: status < 300 }));
       };
