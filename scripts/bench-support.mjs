@@ -71,11 +71,11 @@ export async function freePort() {
 }
 
 /**
- * Starts `node <args>` as a child with its output kept (the last 20 kB, stderr echoed with a `[name]`
- * prefix); `stop()` sends SIGTERM, then SIGKILL after 15 s.
+ * Starts `node <args>` (or `command <args>`) as a child with its output kept (the last 20 kB, stderr
+ * echoed with a `[name]` prefix); `stop()` sends SIGTERM, then SIGKILL after 15 s.
  */
-export function startChild(name, args, env, { cwd, port } = {}) {
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startChild(name, args, env, { cwd, port, command = process.execPath } = {}) {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk) => {
     output = (output + chunk).slice(-20_000);

@@ -39,11 +39,10 @@ export async function ensureCentrifugo({ log = (m) => process.stderr.write(`${m}
   const started = Date.now();
   const tmp = `${BIN}.tmp-${process.pid}`;
   try {
-    await run(
-      'go',
-      ['build', '-mod=readonly', '-trimpath', '-ldflags', `-s -w -X ${MODULE}/internal/build.Version=${CENTRIFUGO_VERSION}`, '-o', tmp, MODULE],
-      { cwd: TOOL_DIR, env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' } },
-    );
+    await run('go', ['build', '-mod=readonly', '-trimpath', '-ldflags', `-s -w -X ${MODULE}/internal/build.Version=${CENTRIFUGO_VERSION}`, '-o', tmp, MODULE], {
+      cwd: TOOL_DIR,
+      env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' },
+    });
     renameSync(tmp, BIN);
   } catch (err) {
     return { error: `go build failed: ${(err.output || err.message).split('\n').slice(-5).join(' | ')}` };
