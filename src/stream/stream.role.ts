@@ -7,10 +7,10 @@ import { EventLogService } from '../events/events.service.js';
 import { retryFrame } from './sse-frames.js';
 import { StreamHub } from './stream-hub.js';
 import { MemoryStreamCaps, RedisStreamCaps, type StreamCaps } from './stream-caps.js';
-import { STREAM_PATH, StreamService, type OpenStream } from './stream.service.js';
+import { STREAM_PATH, StreamService } from './stream.service.js';
 import { streamMetrics } from './stream.metrics.js';
 
-/** How often open streams are checked against revoked keys (a revocation closes them within ~5 s). */
+/** How often open streams are checked against revoked keys (a revocation closes them within about this long). */
 const REVOCATION_SWEEP_MS = 2_000;
 
 export interface StreamHandle extends RoleHandle {
@@ -70,16 +70,25 @@ export const streamRole: Role<StreamHandle> = {
     core.publicHttp.route({ matches: (path) => STREAM_PATH.test(path), handle: (req, res) => streams.handle(req, res) });
     await core.publicHttp.listen();
 
-    // Revoked keys: their streams close on every process, within the token cache's life plus a sweep.
+    // Revoked keys: their streams close on every process within a sweep. One query per sweep for every
+    // key holding a connection (not one lookup per key); when the database cannot answer, nothing is
+    // closed and the next sweep asks again.
+    const sweepLog = log.child({ component: 'stream' });
+    let sweeping = false;
     const sweep = setInterval(() => {
-      const byToken = new Map<string, OpenStream[]>();
-      for (const s of streams.open) byToken.set(s.token, [...(byToken.get(s.token) ?? []), s]);
-      for (const [token, open] of byToken) {
-        tokens.authenticateMapKey(token).then(
-          () => undefined,
-          () => open.forEach((s) => s.close('revoked')),
-        );
-      }
+      if (sweeping || streams.open.size === 0) return;
+      const keyIds = new Set<string>();
+      for (const s of streams.open) keyIds.add(s.principal.keyId);
+      sweeping = true;
+      tokens
+        .liveMapKeyIds([...keyIds])
+        .then(
+          (live) => {
+            for (const s of streams.open) if (!live.has(s.principal.keyId)) s.close('revoked');
+          },
+          (err: unknown) => sweepLog.warn({ err: { message: (err as Error).message } }, 'revocation sweep failed; retrying at the next one'),
+        )
+        .finally(() => (sweeping = false));
     }, REVOCATION_SWEEP_MS);
     sweep.unref();
 
