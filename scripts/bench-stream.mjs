@@ -17,10 +17,11 @@
 //   BENCH_IDLE           connections in the idle run (0: no   15000 (a process here may hold 20,000 files,
 //                        idle run)                                   the generator as much as the server)
 //   BENCH_RATE           events/s of the fan-out run          400
-//   BENCH_SATURATION     events/s of the saturation runs      800,1200 (comma-separated)
+//   BENCH_SATURATION     events/s of the saturation runs      800,1200 (comma-separated; 0: none)
 //   BENCH_SECONDS        seconds measured per run             10
 //   BENCH_PEERS          which servers                        product,baseline,centrifugo
 //   BENCH_CPU_PROF=dir   run the product with --cpu-prof into dir (written when it stops)
+//   BENCH_NODE_ARGS      more node flags for the product, e.g. "--trace-gc" (its output goes to stdout)
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,12 +39,17 @@ const MAPS = int('BENCH_MAPS', 200);
 const CLIENTS = int('BENCH_CLIENTS', 10_000);
 const IDLE = Number(process.env.BENCH_IDLE ?? 15_000);
 const RATE = int('BENCH_RATE', 400);
-const SATURATION = (process.env.BENCH_SATURATION || '800,1200').split(',').map(Number);
+const SATURATION = (process.env.BENCH_SATURATION || '800,1200').split(',').map(Number).filter(Boolean);
 const PEERS = (process.env.BENCH_PEERS || 'product,baseline,centrifugo').split(',');
 const SECONDS = int('BENCH_SECONDS', 10);
 const databaseUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/mapintel_bench_stream';
 const redisUrl = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 const log = (m) => process.stderr.write(`[bench-stream] ${m}\n`);
+/** CPU time (user + system) of a process so far, in ms (clock ticks of 10 ms). */
+const cpuMs = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+};
 const rssKiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -118,7 +124,14 @@ try {
     if (prof) mkdirSync(prof, { recursive: true });
     const product = startChild(
       'product',
-      [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []), path.join(ROOT, 'dist/cli.js'), 'serve', '--roles', 'stream'],
+      [
+        ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
+        ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        path.join(ROOT, 'dist/cli.js'),
+        'serve',
+        '--roles',
+        'stream',
+      ],
       {
         PATH: process.env.PATH ?? '',
         ...env,
@@ -159,7 +172,8 @@ try {
     closers.push(async () => clearInterval(publisher));
     peers.set('product', {
       srv: product,
-      ready: () => waitReady(product, `${product.url}/api/maps/${maps[0].id}/events/stream?token=nope`, 60_000).catch(() => undefined),
+      // Listening once it answers (401: the token is wrong on purpose).
+      ready: () => waitReady(product, `${product.url}/api/maps/${maps[0].id}/events/stream?token=nope`, 60_000, (res) => res.status === 401),
       targets: maps.map((m) => ({ url: `${product.url}/api/maps/${m.id}/events/stream`, token: m.key })),
       setRate: (r) => (rate = r),
     });
@@ -276,11 +290,18 @@ try {
   // Fan-out at RATE and at each SATURATION rate.
   for (const rate of [RATE, ...SATURATION]) {
     for (const [name, peer] of peers) {
+      let cpuAtOpen = 0;
+      let cpu = 0;
       const [open, done] = await load({
         targets: peer.targets,
         connections: CLIENTS,
         holdMs: SECONDS * 1000,
-        onLine: (l) => l.phase === 'open' && peer.setRate(rate),
+        onLine: (l) => {
+          if (l.phase === 'open') {
+            cpuAtOpen = cpuMs(peer.srv.child.pid);
+            void peer.setRate(rate);
+          } else cpu = cpuMs(peer.srv.child.pid) - cpuAtOpen;
+        },
       });
       await peer.setRate(0);
       results[`fanout_${rate}_${name}`] = {
@@ -291,6 +312,10 @@ try {
         p50: done.p50,
         p99: done.p99,
         max: done.max,
+        // Server CPU while measured: share of one core, and microseconds per delivery (less sensitive
+        // to other load on the machine than the latencies).
+        cpuShare: +(cpu / (SECONDS * 1000)).toFixed(2),
+        cpuUsPerDelivery: done.frames ? +((cpu * 1000) / done.frames).toFixed(1) : null,
       };
       log(`fan-out ${rate}/s ${name}: ${JSON.stringify(results[`fanout_${rate}_${name}`])}`);
       await sleep(2000);
@@ -319,6 +344,8 @@ try {
     rows.push(row(`${CLIENTS} clients, ${rate} events/s: p50 ms`, (n) => f(n)?.p50));
     rows.push(row(`${CLIENTS} clients, ${rate} events/s: p99 ms`, (n) => f(n)?.p99));
     rows.push(row(`${CLIENTS} clients, ${rate} events/s: max ms`, (n) => f(n)?.max));
+    rows.push(row(`${CLIENTS} clients, ${rate} events/s: server CPU (cores)`, (n) => f(n)?.cpuShare));
+    rows.push(row(`${CLIENTS} clients, ${rate} events/s: server CPU µs per delivery`, (n) => f(n)?.cpuUsPerDelivery));
   }
   console.log(
     [
