@@ -14,17 +14,19 @@
 //   BENCH_REDIS_URL      Redis                                redis://127.0.0.1:6379
 //   BENCH_MAPS           maps                                 200
 //   BENCH_CLIENTS        connections in the fan-out runs      10000 (200 maps x 50)
-//   BENCH_IDLE           connections in the idle run (0: no   15000 (a process here may hold 20,000 files,
-//                        idle run)                                   the generator as much as the server)
-//   BENCH_RATE           events/s of the fan-out run          400
+//   BENCH_IDLE           connections in the idle run (0: no   19900 (a process here may hold 20,000 files:
+//                        idle run)                                   the server's own files take the rest;
+//                                                                    generators hold 10,000 each)
+//   BENCH_RATE           events/s of the fan-out run          400 (0: none)
 //   BENCH_SATURATION     events/s of the saturation runs      800,1200 (comma-separated; 0: none)
 //   BENCH_SECONDS        seconds measured per run             10
 //   BENCH_PEERS          which servers                        product,baseline,centrifugo
 //   BENCH_CPU_PROF=dir   run the product with --cpu-prof into dir (written when it stops)
+//   BENCH_DIST=dir       build output to benchmark (default dist/; e.g. a copy built from another commit, to compare)
 //   BENCH_NODE_ARGS      more node flags for the product, e.g. "--trace-gc" (its output goes to stdout)
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -37,7 +39,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const int = (name, def) => Number(process.env[name] || def);
 const MAPS = int('BENCH_MAPS', 200);
 const CLIENTS = int('BENCH_CLIENTS', 10_000);
-const IDLE = Number(process.env.BENCH_IDLE ?? 15_000);
+const IDLE = Number(process.env.BENCH_IDLE ?? 19_900);
 const RATE = int('BENCH_RATE', 400);
 const SATURATION = (process.env.BENCH_SATURATION || '800,1200').split(',').map(Number).filter(Boolean);
 const PEERS = (process.env.BENCH_PEERS || 'product,baseline,centrifugo').split(',');
@@ -53,11 +55,11 @@ const cpuMs = (pid) => {
 const rssKiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs the load generator with a job; resolves with its two result lines. */
-function load(job) {
+/** Runs one load generator process with a job; resolves with its two result lines. */
+function loadOne(job, onLine) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'scripts/bench-stream-load.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
-    child.stdin.end(JSON.stringify({ ...job, onLine: undefined }));
+    child.stdin.end(JSON.stringify(job));
     let out = '';
     const lines = [];
     child.stdout.on('data', (c) => {
@@ -66,14 +68,48 @@ function load(job) {
       while ((i = out.indexOf('\n')) >= 0) {
         lines.push(JSON.parse(out.slice(0, i)));
         out = out.slice(i + 1);
-        job.onLine?.(lines.at(-1));
+        onLine?.(lines.at(-1));
       }
     });
     child.on('exit', (code) => (code === 0 ? resolve(lines) : reject(new Error(`load generator exited ${code}`))));
   });
 }
 
-const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
+/** Connections one generator process opens at most: a process here may hold 20,000 files. */
+const PER_GENERATOR = 10_000;
+
+/**
+ * Runs the load generator with a job: one process, or for more than PER_GENERATOR connections several
+ * (their `open` lines merged into one, reported once all are open; latencies only from one process).
+ */
+async function load({ onLine, ...job }) {
+  const parts = Math.ceil(job.connections / PER_GENERATOR);
+  if (parts === 1) return loadOne(job, onLine);
+  const opens = [];
+  const started = performance.now();
+  let allOpen;
+  const results = await Promise.all(
+    Array.from({ length: parts }, (_, i) => {
+      const connections = Math.min(PER_GENERATOR, job.connections - i * PER_GENERATOR);
+      // Each part starts at its own offset into the targets, so the maps get the same spread.
+      const targets = job.targets.map((_, k) => job.targets[(k + i * PER_GENERATOR) % job.targets.length]);
+      return loadOne({ ...job, targets, connections }, (l) => {
+        if (l.phase !== 'open') return;
+        opens.push(l);
+        if (opens.length === parts) {
+          const seconds = (performance.now() - started) / 1000;
+          const opened = opens.reduce((a, o) => a + o.opened, 0);
+          allOpen = { phase: 'open', opened, failed: opens.reduce((a, o) => a + o.failed, 0), openPerSecond: Math.round(opened / seconds) };
+          onLine?.(allOpen);
+        }
+      });
+    }),
+  );
+  return [allOpen, results[0][1]];
+}
+
+const DIST = path.resolve(ROOT, process.env.BENCH_DIST || 'dist');
+const dist = (p) => import(pathToFileURL(path.join(DIST, p)).href);
 const closers = [];
 /** HS256 JWT (Centrifugo's connection token). */
 const jwt = (claims, secret) => {
@@ -127,7 +163,7 @@ try {
       [
         ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
         ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-        path.join(ROOT, 'dist/cli.js'),
+        path.join(DIST, 'cli.js'),
         'serve',
         '--roles',
         'stream',
@@ -269,18 +305,27 @@ try {
   if (IDLE > 0) {
     for (const [name, peer] of peers) {
       const before = rssKiB(peer.srv.child.pid);
+      const fdsBefore = readdirSync(`/proc/${peer.srv.child.pid}/fd`).length;
       let after;
+      let held;
       const [open] = await load({
         targets: peer.targets,
         connections: IDLE,
-        holdMs: 3000,
-        onLine: (l) => l.phase === 'open' && setTimeout(() => (after = rssKiB(peer.srv.child.pid)), 2000),
+        holdMs: 5000,
+        onLine: (l) =>
+          l.phase === 'open' &&
+          setTimeout(() => {
+            after = rssKiB(peer.srv.child.pid);
+            held = readdirSync(`/proc/${peer.srv.child.pid}/fd`).length - fdsBefore;
+          }, 2000),
       });
       results[`idle_${name}`] = {
         opened: open.opened,
         failed: open.failed,
         openPerSecond: open.openPerSecond,
-        kbPerConnection: +((after - before) / open.opened).toFixed(2),
+        // Connections the server holds (its open files, less those it had before), 2 s after the last opened.
+        held,
+        kbPerConnection: +((after - before) / held).toFixed(2),
       };
       log(`idle ${name}: ${JSON.stringify(results[`idle_${name}`])}`);
       await sleep(2000);
@@ -288,7 +333,7 @@ try {
   }
 
   // Fan-out at RATE and at each SATURATION rate.
-  for (const rate of [RATE, ...SATURATION]) {
+  for (const rate of [RATE, ...SATURATION].filter(Boolean)) {
     for (const [name, peer] of peers) {
       let cpuAtOpen = 0;
       let cpu = 0;
@@ -335,10 +380,15 @@ try {
   const rows = [];
   if (IDLE > 0) {
     rows.push(row(`${IDLE} idle connections: KB per connection`, (n) => r[`idle_${n}`]?.kbPerConnection));
-    rows.push(row(`${IDLE} idle connections: opened / failed`, (n) => r[`idle_${n}`] && `${r[`idle_${n}`].opened} / ${r[`idle_${n}`].failed}`));
+    rows.push(
+      row(
+        `${IDLE} idle connections: opened / failed / held by the server`,
+        (n) => r[`idle_${n}`] && `${r[`idle_${n}`].opened} / ${r[`idle_${n}`].failed} / ${r[`idle_${n}`].held}`,
+      ),
+    );
     rows.push(row('new connections/s (product: auth + cap admission)', (n) => r[`idle_${n}`]?.openPerSecond));
   }
-  for (const rate of [RATE, ...SATURATION]) {
+  for (const rate of [RATE, ...SATURATION].filter(Boolean)) {
     const f = (n) => r[`fanout_${rate}_${n}`];
     rows.push(row(`${CLIENTS} clients, ${rate} events/s: deliveries/s`, (n) => f(n)?.deliveriesPerSecond));
     rows.push(row(`${CLIENTS} clients, ${rate} events/s: p50 ms`, (n) => f(n)?.p50));
