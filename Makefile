@@ -58,7 +58,7 @@ test: build ## run every test tier against the machine's PostgreSQL and Redis
 bench-api: build ## REST read benchmark against a bare node:http + pg baseline
 	node scripts/bench-api.mjs
 
-bench-stream: build ## event stream: idle connections, fan-out latency, saturation, connects/s against a bare node:http SSE fan-out
+bench-stream: build ## event stream: idle connections, fan-out latency, saturation, connects/s against a bare node:http SSE fan-out and Centrifugo (built from the Go module proxy into .cache/ on first use)
 	node scripts/bench-stream.mjs
 
 bench-events: build ## event pipeline benchmark (commit → relay → Redis XADD) against a raw INSERT + XADD baseline
