@@ -4,11 +4,27 @@ import { dbOf } from '../db/db.js';
 import { TokenService } from '../api/token.service.js';
 import { MapAccess } from '../maps/map-access.js';
 import { EventLogService } from '../events/events.service.js';
+import type { Redis } from '../core/redis.js';
+import { RedisEventHistory } from '../events/transport/redis.js';
+import type { EventHistory } from '../events/transport/types.js';
+import { withDeadline } from '../deadline.js';
 import { retryFrame } from './sse-frames.js';
 import { StreamHub } from './stream-hub.js';
 import { MemoryStreamCaps, RedisStreamCaps, type StreamCaps } from './stream-caps.js';
 import { STREAM_PATH, StreamService } from './stream.service.js';
 import { streamMetrics } from './stream.metrics.js';
+
+/** How long a history read waits for Redis (node-redis's own default command timeout). */
+const HISTORY_DEADLINE_MS = 5_000;
+
+/** The history, each read failing after HISTORY_DEADLINE_MS (the stream then closes; the client resumes). */
+function boundedHistory(h: EventHistory): EventHistory {
+  return {
+    lastId: (mapId) => withDeadline(h.lastId(mapId), HISTORY_DEADLINE_MS, 'event history read'),
+    firstId: (mapId) => withDeadline(h.firstId(mapId), HISTORY_DEADLINE_MS, 'event history read'),
+    range: (mapId, afterId, count) => withDeadline(h.range(mapId, afterId, count), HISTORY_DEADLINE_MS, 'event history read'),
+  };
+}
 
 /** How often open streams are checked against revoked keys (a revocation closes them within about this long). */
 const REVOCATION_SWEEP_MS = 2_000;
@@ -32,7 +48,14 @@ export const streamRole: Role<StreamHandle> = {
     const tokens = new TokenService(db, core.secrets.adminToken, core.metrics.tokenLookups);
     const metrics = streamMetrics(core.metrics.registry);
     const limits = { perMap: config.streamMaxPerMap, perKey: config.streamMaxPerKey, perProcess: config.streamMaxPerProcess };
-    const caps: StreamCaps = core.redis ? new RedisStreamCaps(core.redis.commands, config.redisKeyPrefix, limits) : new MemoryStreamCaps(limits);
+    // node-redis bounds each command with an AbortSignal.timeout (5 s by default) whose timer fires even
+    // after the answer came, building an exception each time: after a burst of connects (two commands
+    // each) that was the largest burst of work in this process, seconds later, under live fan-out. The
+    // role's commands go through a view of the shared connection without that timer and are bounded by
+    // deadlines of their own, cleared when the answer comes (stream-caps.ts, stream.service.ts).
+    const redis = core.redis ? (core.redis.commands.withCommandOptions({ timeout: 0 }) as Redis) : undefined;
+    const caps: StreamCaps = redis ? new RedisStreamCaps(redis, config.redisKeyPrefix, limits) : new MemoryStreamCaps(limits);
+    const history = redis ? boundedHistory(new RedisEventHistory(redis, config.redisKeyPrefix)) : core.events.history;
     const tail = await core.events.tail();
     // The hub and the service refer to each other: the hub's resync replays through the service.
     const late: { service?: StreamService } = {};
@@ -58,7 +81,7 @@ export const streamRole: Role<StreamHandle> = {
       log: log.child({ component: 'stream' }),
       tokens,
       access: new MapAccess(db),
-      history: core.events.history,
+      history,
       eventLog: new EventLogService(db),
       hub,
       caps,
