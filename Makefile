@@ -70,7 +70,7 @@ k8s: ## render k8s/base/mapintel.yaml from the Helm chart (a test fails when it 
 bench-api: build ## REST read benchmark against a bare node:http + pg baseline
 	node scripts/bench-api.mjs
 
-bench-stream: build ## event stream: idle connections, fan-out latency, saturation, connects/s against a bare node:http SSE fan-out
+bench-stream: build ## event stream: idle connections, fan-out latency, saturation, connects/s against a bare node:http SSE fan-out and Centrifugo (built from the Go module proxy into .cache/ on first use)
 	node scripts/bench-stream.mjs
 
 bench-operator: build ## operator: 1,000 WebhookSubscriptions at once on a test kube-apiserver, time to Ready, requests per resource, 5 min idle (BENCH_IDLE_SECONDS=20 for a quick run)

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Load generator of bench-stream, in a process of its own: opens SSE connections and measures what
-// arrives. Reads one JSON job from argv[2]:
-//   { targets: [{ url, token }], connections, holdMs, ratePerSecond? }
-// and prints one JSON line of results: opened, failed, frames, latency percentiles (from the
+// arrives. Reads one JSON job from stdin:
+//   { targets: [{ url, token }], connections, holdMs }
+// and prints one JSON line of results (an event is a frame carrying `sent_at`: the product's and
+// baseline (a)'s `id:` + `data:` frames, Centrifugo's `data: {"channel":…,"pub":{"data":…}}`): opened, failed, frames, latency percentiles (from the
 // `sent_at` milliseconds inside each event payload), and connections opened per second.
 import http from 'node:http';
 
-const job = JSON.parse(process.argv[2]);
+let input = '';
+for await (const chunk of process.stdin) input += chunk;
+const job = JSON.parse(input);
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 const latencies = [];
 let frames = 0;
@@ -37,7 +40,7 @@ function open(target) {
             const frame = buf.slice(0, cut);
             buf = buf.slice(cut + 2);
             const i = frame.indexOf('"sent_at":');
-            if (i >= 0 && frame.startsWith('id: ')) {
+            if (i >= 0) {
               frames++;
               latencies.push(Date.now() - Number(frame.slice(i + 10, frame.indexOf('}', i))));
             }

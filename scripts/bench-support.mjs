@@ -72,16 +72,18 @@ export async function freePort() {
 }
 
 /**
- * Starts `node <args>` as a child with its output kept (the last 20 kB, stderr echoed with a `[name]`
- * prefix); `stop()` sends SIGTERM, then SIGKILL after 15 s.
+ * Starts `node <args>` (or `command <args>`) as a child with its output kept (the last 20 kB, stderr
+ * echoed with a `[name]` prefix); `stop()` sends SIGTERM, then SIGKILL after 15 s.
  */
-export function startChild(name, args, env, { cwd, port } = {}) {
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startChild(name, args, env, { cwd, port, command = process.execPath } = {}) {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk) => {
     output = (output + chunk).slice(-20_000);
   };
   child.stdout.on('data', keep);
+  // BENCH_ECHO_STDOUT=1 shows the children's stdout too (e.g. node --trace-gc).
+  if (process.env.BENCH_ECHO_STDOUT) child.stdout.on('data', (c) => process.stderr.write(`[${name}:stdout] ${c}`));
   child.stderr.on('data', (c) => {
     keep(c);
     process.stderr.write(`[${name}] ${c}`);
@@ -103,15 +105,16 @@ export function startChild(name, args, env, { cwd, port } = {}) {
   };
 }
 
-/** Polls `url` until it answers 2xx; fails with the child's output when it exits or 60 s pass. */
-export async function waitReady(srv, url, timeoutMs = 60_000) {
+/** Polls `url` until it answers 2xx (or `accept(response)`); fails with the child's output when it exits or 60 s pass. */
+export async function waitReady(srv, url, timeoutMs = 60_000, accept = (r) => r.ok) {
   const deadline = Date.now() + timeoutMs;
   let dead = false;
   srv.exited.then(() => (dead = true));
   while (Date.now() < deadline && !dead) {
     try {
       const r = await fetch(url);
-      if (r.ok) return;
+      await r.arrayBuffer();
+      if (accept(r)) return;
     } catch {
       // not listening yet
     }

@@ -129,6 +129,19 @@ export class TokenService {
     return TOKEN_RE.test(token) && this.known.get(hash ?? hashToken(token)) === true;
   }
 
+  /**
+   * Which of these map keys are still valid (not revoked, not deleted), in one query and without the
+   * cache: the stream role's revocation sweep asks this for every key holding a connection.
+   */
+  async liveMapKeyIds(keyIds: readonly string[]): Promise<Set<string>> {
+    if (keyIds.length === 0) return new Set();
+    const rows = await this.db.all<{ id: string }>(
+      'select id from map_api_keys where id = any(select jsonb_array_elements_text(?::jsonb)::uuid) and revoked_at is null',
+      [JSON.stringify(keyIds)],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** Drops cached resolutions (after a key is revoked or an ACL deleted). */
   invalidate(): void {
     this.keys.clear();

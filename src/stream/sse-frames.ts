@@ -30,3 +30,25 @@ export function resetFrame(reason: string, earliestEventId: string | null): stri
 }
 
 export const KEEPALIVE_FRAME = ': keepalive\n\n';
+
+/**
+ * A live event's frame, built once and written to every connection of its map: the text, and the
+ * bytes as they go on the wire, encoded once (not once per connection), with or without the HTTP/1.1
+ * chunk framing around them.
+ */
+export class SharedFrame {
+  private rawBytes: Buffer | undefined;
+  private chunkBytes: Buffer | undefined;
+
+  constructor(readonly text: string) {}
+
+  /** The frame's bytes (a response without chunked transfer coding, e.g. to an HTTP/1.0 client). */
+  raw(): Buffer {
+    return (this.rawBytes ??= Buffer.from(this.text, 'utf8'));
+  }
+
+  /** One HTTP/1.1 chunk holding the frame: its size in hex, CRLF, the bytes, CRLF. */
+  chunked(): Buffer {
+    return (this.chunkBytes ??= Buffer.from(`${Buffer.byteLength(this.text, 'utf8').toString(16)}\r\n${this.text}\r\n`, 'utf8'));
+  }
+}

@@ -7,6 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from '../core/redis.js';
+import { DeadlineExceededError, withDeadline } from '../deadline.js';
+import { DependencyUnavailableError } from '../errors.js';
 
 export type StreamLimitCode = 'map_stream_limit' | 'key_stream_limit' | 'server_stream_limit';
 
@@ -39,6 +41,8 @@ export interface StreamCaps {
 
 // Reclaimed within 30 s of a process's death: a lease lives 25 s past its last renewal.
 const DEFAULT_TIMING: CapTiming = { leaseMs: 25_000, renewMs: 8_000 };
+/** How long an admission waits for Redis (node-redis's own default command timeout). */
+const COMMAND_DEADLINE_MS = 5_000;
 
 /** Seconds a refused client should wait: about when a slot may have come back. */
 function retryAfter(timing: CapTiming): number {
@@ -106,17 +110,19 @@ export class RedisStreamCaps implements StreamCaps {
     const now = Date.now();
     try {
       const verdict = Number(
-        await this.redis.eval(ADMIT, {
-          keys: [held.mapKey, held.keyKey],
-          arguments: [
-            String(now),
-            String(now + this.timing.leaseMs),
-            id,
-            String(this.limits.perMap),
-            String(this.limits.perKey),
-            String(Math.ceil((this.timing.leaseMs * 2) / 1000)),
-          ],
-        }),
+        await this.bounded(
+          this.redis.eval(ADMIT, {
+            keys: [held.mapKey, held.keyKey],
+            arguments: [
+              String(now),
+              String(now + this.timing.leaseMs),
+              id,
+              String(this.limits.perMap),
+              String(this.limits.perKey),
+              String(Math.ceil((this.timing.leaseMs * 2) / 1000)),
+            ],
+          }),
+        ),
       );
       if (verdict !== 0) {
         this.leases.delete(id);
@@ -127,6 +133,13 @@ export class RedisStreamCaps implements StreamCaps {
       throw err;
     }
     return { admitted: true, lease: { release: () => this.release(id) } };
+  }
+
+  /** An admission waits at most COMMAND_DEADLINE_MS for Redis, then answers 503 (the lease, if made, expires unrenewed). */
+  private bounded<T>(command: Promise<T>): Promise<T> {
+    return withDeadline(command, COMMAND_DEADLINE_MS, 'stream cap admission').catch((err: unknown) => {
+      throw err instanceof DeadlineExceededError ? new DependencyUnavailableError('Redis') : err;
+    });
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,9 @@
 /**
  * Fan-out of one process's live read (the event tail) to its stream connections. Each event's frame
- * is built once (per wire profile) and written to every connection of its map that wants it.
+ * is built and encoded once (per wire profile) and written to every connection of its map that wants
+ * it. The frames of one tail read (a run of events the tail hands over together, then `flush`) go to
+ * each connection in one write, so a connection costs one write per read, not one per event: a
+ * process that falls behind reads bigger runs and catches up with fewer writes.
  *
  * The seam with backfill: a connection joins while still backfilling; live events of its map are
  * queued for it meanwhile, and when its backfill is written the queue is flushed, skipping ids it has
@@ -9,7 +12,7 @@
 import type { EventEnvelope } from '../events/envelope.js';
 import type { EventTail } from '../events/transport/types.js';
 import { matchesFilter, type EventFilter } from '../events/event-filter.js';
-import { eventFrame } from './sse-frames.js';
+import { eventFrame, SharedFrame } from './sse-frames.js';
 
 /** One client connection as the hub sees it. */
 export interface StreamSink {
@@ -17,8 +20,10 @@ export interface StreamSink {
   readonly filter: EventFilter;
   /** Clients of the reference server: `event:` line and `timestamp` (see sse-frames.ts). */
   readonly compat: boolean;
-  /** Writes one whole frame. */
+  /** Writes one whole frame (control frames, backfill). */
   write(frame: string): void;
+  /** Writes live event frames, shared with other connections, in order and in one write. */
+  send(frames: readonly SharedFrame[]): void;
   /** Bytes written but not yet sent to the client. */
   bufferedBytes(): number;
   /** Ends the connection (the client resumes with its last id). */
@@ -31,6 +36,8 @@ interface Member {
   lastId: string | null;
   /** Live events that arrived during backfill; null once live. */
   queue: EventEnvelope[] | null;
+  /** Frames of the current tail read not written yet (written at its flush). */
+  pending: SharedFrame[];
 }
 
 export interface HubOptions {
@@ -46,6 +53,8 @@ export interface HubOptions {
 export class StreamHub {
   private readonly byMap = new Map<string, Set<Member>>();
   private readonly members = new Map<StreamSink, Member>();
+  /** Members with pending frames, in the order they got their first one. */
+  private dirty: Member[] = [];
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -54,7 +63,7 @@ export class StreamHub {
   ) {}
 
   start(): void {
-    this.unsubscribe ??= this.tail.subscribe({ event: (e) => this.deliver(e), resync: () => this.resyncAll() });
+    this.unsubscribe ??= this.tail.subscribe({ event: (e) => this.deliver(e), flush: () => this.flush(), resync: () => this.resyncAll() });
   }
 
   stop(): void {
@@ -74,7 +83,7 @@ export class StreamHub {
 
   /** Adds a connection that is about to backfill from `lastId`; live events are queued for it. */
   join(sink: StreamSink, lastId: string | null): void {
-    const member: Member = { sink, lastId, queue: [] };
+    const member: Member = { sink, lastId, queue: [], pending: [] };
     this.members.set(sink, member);
     let set = this.byMap.get(sink.mapId);
     if (!set) {
@@ -96,13 +105,22 @@ export class StreamHub {
     if (!m || m.queue === null) return;
     const queued = m.queue;
     m.queue = null;
-    for (const e of queued) if (this.send(m, e, eventFrame(e, sink.compat))) this.opts.onDelivered?.(e, 1);
+    const frames: SharedFrame[] = [];
+    for (const e of queued) {
+      if (!this.accept(m, e)) continue;
+      frames.push(new SharedFrame(eventFrame(e, sink.compat)));
+      this.opts.onDelivered?.(e, 1);
+    }
+    if (frames.length) this.write(m, frames);
   }
 
   /** Back to backfilling (after a resync): live events are queued again. */
   pause(sink: StreamSink): void {
     const m = this.members.get(sink);
-    if (m && m.queue === null) m.queue = [];
+    if (m && m.queue === null) {
+      this.flushMember(m);
+      m.queue = [];
+    }
   }
 
   lastId(sink: StreamSink): string | null {
@@ -122,36 +140,57 @@ export class StreamHub {
     const set = this.byMap.get(e.map_id);
     if (!set) return;
     // Built at most once per profile, whatever the number of connections.
-    let plain: string | undefined;
-    let compat: string | undefined;
+    let plain: SharedFrame | undefined;
+    let compat: SharedFrame | undefined;
     let written = 0;
     for (const m of set) {
       if (m.queue) {
         m.queue.push(e);
         continue;
       }
-      const frame = m.sink.compat ? (compat ??= eventFrame(e, true)) : (plain ??= eventFrame(e));
-      if (this.send(m, e, frame)) written++;
+      if (!this.accept(m, e)) continue;
+      const frame = m.sink.compat ? (compat ??= new SharedFrame(eventFrame(e, true))) : (plain ??= new SharedFrame(eventFrame(e)));
+      if (m.pending.push(frame) === 1) this.dirty.push(m);
+      written++;
     }
     // Counted once per event, not per connection: at tens of thousands of writes a second it shows.
     if (written) this.opts.onDelivered?.(e, written);
   }
 
-  /** Writes the frame unless the connection has it already or filters it out; true when written. */
-  private send(m: Member, e: EventEnvelope, frame: string): boolean {
+  /** The end of a tail read: each connection gets what it was given in one write. */
+  flush(): void {
+    const dirty = this.dirty;
+    if (dirty.length === 0) return;
+    this.dirty = [];
+    for (const m of dirty) this.flushMember(m);
+  }
+
+  private flushMember(m: Member): void {
+    if (m.pending.length === 0) return;
+    const frames = m.pending;
+    m.pending = [];
+    // A connection that left since (closed, or slow) gets nothing more.
+    if (this.members.get(m.sink) === m) this.write(m, frames);
+  }
+
+  /** Whether the connection is to get the event: not sent before, and wanted by its filter. Moves its last id. */
+  private accept(m: Member, e: EventEnvelope): boolean {
     if (m.lastId !== null && e.id <= m.lastId) return false;
     m.lastId = e.id;
-    if (!matchesFilter(m.sink.filter, e.type)) return false;
-    m.sink.write(frame);
+    return matchesFilter(m.sink.filter, e.type);
+  }
+
+  private write(m: Member, frames: readonly SharedFrame[]): void {
+    m.sink.send(frames);
     if (m.sink.bufferedBytes() > this.opts.maxBufferedBytes) {
       this.leave(m.sink);
       this.opts.onSlowConsumer?.();
       m.sink.close('slow_consumer');
     }
-    return true;
   }
 
   private resyncAll(): void {
+    this.flush();
     for (const m of this.members.values()) {
       if (m.queue !== null) continue;
       m.queue = [];

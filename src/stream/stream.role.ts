@@ -4,13 +4,29 @@ import { dbOf } from '../db/db.js';
 import { TokenService } from '../api/token.service.js';
 import { MapAccess } from '../maps/map-access.js';
 import { EventLogService } from '../events/events.service.js';
+import type { Redis } from '../core/redis.js';
+import { RedisEventHistory } from '../events/transport/redis.js';
+import type { EventHistory } from '../events/transport/types.js';
+import { withDeadline } from '../deadline.js';
 import { retryFrame } from './sse-frames.js';
 import { StreamHub } from './stream-hub.js';
 import { MemoryStreamCaps, RedisStreamCaps, type StreamCaps } from './stream-caps.js';
-import { STREAM_PATH, StreamService, type OpenStream } from './stream.service.js';
+import { STREAM_PATH, StreamService } from './stream.service.js';
 import { streamMetrics } from './stream.metrics.js';
 
-/** How often open streams are checked against revoked keys (a revocation closes them within ~5 s). */
+/** How long a history read waits for Redis (node-redis's own default command timeout). */
+const HISTORY_DEADLINE_MS = 5_000;
+
+/** The history, each read failing after HISTORY_DEADLINE_MS (the stream then closes; the client resumes). */
+function boundedHistory(h: EventHistory): EventHistory {
+  return {
+    lastId: (mapId) => withDeadline(h.lastId(mapId), HISTORY_DEADLINE_MS, 'event history read'),
+    firstId: (mapId) => withDeadline(h.firstId(mapId), HISTORY_DEADLINE_MS, 'event history read'),
+    range: (mapId, afterId, count) => withDeadline(h.range(mapId, afterId, count), HISTORY_DEADLINE_MS, 'event history read'),
+  };
+}
+
+/** How often open streams are checked against revoked keys (a revocation closes them within about this long). */
 const REVOCATION_SWEEP_MS = 2_000;
 
 export interface StreamHandle extends RoleHandle {
@@ -32,7 +48,14 @@ export const streamRole: Role<StreamHandle> = {
     const tokens = new TokenService(db, core.secrets.adminToken, core.metrics.tokenLookups);
     const metrics = streamMetrics(core.metrics.registry);
     const limits = { perMap: config.streamMaxPerMap, perKey: config.streamMaxPerKey, perProcess: config.streamMaxPerProcess };
-    const caps: StreamCaps = core.redis ? new RedisStreamCaps(core.redis.commands, config.redisKeyPrefix, limits) : new MemoryStreamCaps(limits);
+    // node-redis bounds each command with an AbortSignal.timeout (5 s by default) whose timer fires even
+    // after the answer came, building an exception each time: after a burst of connects (two commands
+    // each) that was the largest burst of work in this process, seconds later, under live fan-out. The
+    // role's commands go through a view of the shared connection without that timer and are bounded by
+    // deadlines of their own, cleared when the answer comes (stream-caps.ts, stream.service.ts).
+    const redis = core.redis ? (core.redis.commands.withCommandOptions({ timeout: 0 }) as Redis) : undefined;
+    const caps: StreamCaps = redis ? new RedisStreamCaps(redis, config.redisKeyPrefix, limits) : new MemoryStreamCaps(limits);
+    const history = redis ? boundedHistory(new RedisEventHistory(redis, config.redisKeyPrefix)) : core.events.history;
     const tail = await core.events.tail();
     // The hub and the service refer to each other: the hub's resync replays through the service.
     const late: { service?: StreamService } = {};
@@ -58,7 +81,7 @@ export const streamRole: Role<StreamHandle> = {
       log: log.child({ component: 'stream' }),
       tokens,
       access: new MapAccess(db),
-      history: core.events.history,
+      history,
       eventLog: new EventLogService(db),
       hub,
       caps,
@@ -70,16 +93,25 @@ export const streamRole: Role<StreamHandle> = {
     core.publicHttp.route({ matches: (path) => STREAM_PATH.test(path), handle: (req, res) => streams.handle(req, res) });
     await core.publicHttp.listen();
 
-    // Revoked keys: their streams close on every process, within the token cache's life plus a sweep.
+    // Revoked keys: their streams close on every process within a sweep. One query per sweep for every
+    // key holding a connection (not one lookup per key); when the database cannot answer, nothing is
+    // closed and the next sweep asks again.
+    const sweepLog = log.child({ component: 'stream' });
+    let sweeping = false;
     const sweep = setInterval(() => {
-      const byToken = new Map<string, OpenStream[]>();
-      for (const s of streams.open) byToken.set(s.token, [...(byToken.get(s.token) ?? []), s]);
-      for (const [token, open] of byToken) {
-        tokens.authenticateMapKey(token).then(
-          () => undefined,
-          () => open.forEach((s) => s.close('revoked')),
-        );
-      }
+      if (sweeping || streams.open.size === 0) return;
+      const keyIds = new Set<string>();
+      for (const s of streams.open) keyIds.add(s.principal.keyId);
+      sweeping = true;
+      tokens
+        .liveMapKeyIds([...keyIds])
+        .then(
+          (live) => {
+            for (const s of streams.open) if (!live.has(s.principal.keyId)) s.close('revoked');
+          },
+          (err: unknown) => sweepLog.warn({ err: { message: (err as Error).message } }, 'revocation sweep failed; retrying at the next one'),
+        )
+        .finally(() => (sweeping = false));
     }, REVOCATION_SWEEP_MS);
     sweep.unref();
 

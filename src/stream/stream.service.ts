@@ -144,6 +144,13 @@ export class StreamService {
     });
     res.flushHeaders();
     req.socket.setNoDelay(true);
+    // Live frames go straight to the socket, already framed: their bytes are encoded once for every
+    // connection (with the chunk framing node:http would add, or none on a response without chunked
+    // transfer coding), instead of node:http encoding and framing each write anew. The headers are
+    // sent, and nothing else writes to this socket, so the bytes stay in order with res.write's. A
+    // HEAD response has no body: it goes through res.write, which drops it.
+    const socket = req.method === 'GET' ? res.socket : null;
+    const chunked = (res as unknown as { chunkedEncoding?: boolean }).chunkedEncoding === true;
     let ended = false;
     const sink: OpenStream & { lastWrite: number } = {
       mapId: s.mapId,
@@ -157,6 +164,18 @@ export class StreamService {
         sink.lastWrite = Date.now();
         res.write(frame);
       },
+      send(frames) {
+        if (ended) return;
+        sink.lastWrite = Date.now();
+        if (!socket || socket.destroyed) {
+          for (const f of frames) res.write(f.text);
+        } else if (frames.length === 1) {
+          socket.write(chunked ? frames[0]!.chunked() : frames[0]!.raw());
+        } else {
+          socket.write(Buffer.concat(frames.map((f) => (chunked ? f.chunked() : f.raw()))));
+        }
+      },
+      // node:http counts the socket's unsent bytes in the response's.
       bufferedBytes: () => res.writableLength,
       close: () => {
         if (!ended) res.destroy();

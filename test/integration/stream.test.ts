@@ -163,6 +163,24 @@ describe('GET /api/maps/{map_id}/events/stream', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('closes only the streams of the revoked key; the streams of other keys of the map go on', async () => {
+    const owner = (await t.platform.admin.getMap(slug)).owner_eve_id;
+    const revoked = await t.platform.admin.issueKey(slug, { character_eve_id: owner });
+    const kept = await t.platform.admin.issueKey(slug, { character_eve_id: owner });
+    const a = await openStream(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${revoked.api_key}` } });
+    const b = await openStream(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${kept.api_key}` } });
+    open.push(a, b);
+    await a.waitFor((f) => f.event === 'connected');
+    await b.waitFor((f) => f.event === 'connected');
+    await t.platform.admin.revokeKey(slug, revoked.id);
+    await a.ended;
+    // Two more sweeps pass: the other key's stream still receives events.
+    await new Promise((r) => setTimeout(r, 4_500));
+    await moveSystem(t, slug, key);
+    const [frame] = await b.waitFor(isEvent);
+    expect(envelopeOf(frame!).map_id).toBe(mapId);
+  }, 20_000);
+
   it('serves the npm eventsource client through onmessage, which resumes after a forced disconnect with nothing lost or repeated', async () => {
     const received: string[] = [];
     const es = new EventSource(`${t.url}/api/maps/${slug}/events/stream?token=${key}`);

@@ -1,17 +1,21 @@
 /**
  * The stream hub over the in-process tail and fake connections: fan-out per map, filters, frames
- * built once, the backfill/live seam without gap or duplicate, slow consumers and resync.
+ * built once, one write per connection per tail read, the backfill/live seam without gap or
+ * duplicate, slow consumers and resync.
  */
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { MemoryEventPublisher, MemoryEventStore, MemoryEventTail } from '../../src/events/transport/memory.js';
 import { StreamHub, type StreamSink } from '../../src/stream/stream-hub.js';
+import type { SharedFrame } from '../../src/stream/sse-frames.js';
 import { parseEventFilter } from '../../src/events/event-filter.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
 import type { EventType } from '../../src/events/catalog.js';
 
 class FakeSink implements StreamSink {
   frames: string[] = [];
+  /** Each send: the frame objects it carried (shared between connections). */
+  sends: SharedFrame[][] = [];
   closed: string | undefined;
   buffered = 0;
   constructor(
@@ -23,6 +27,10 @@ class FakeSink implements StreamSink {
   write(frame: string): void {
     this.frames.push(frame);
     this.buffered += this.bytesPerFrame;
+  }
+  send(frames: readonly SharedFrame[]): void {
+    this.sends.push([...frames]);
+    for (const f of frames) this.write(f.text);
   }
   bufferedBytes(): number {
     return this.buffered;
@@ -106,6 +114,10 @@ describe('StreamHub', () => {
     const e = ev('A');
     await publish(e);
     await tick();
+    // The same frame object (its text and bytes encoded once) went to both plain connections.
+    expect(plain[0]!.sends[0]![0]).toBe(plain[1]!.sends[0]![0]);
+    expect(compat.sends[0]![0]).not.toBe(plain[0]!.sends[0]![0]);
+    expect(plain[0]!.sends[0]![0]!.chunked().toString()).toBe(`${Buffer.byteLength(plain[0]!.frames[0]!).toString(16)}\r\n${plain[0]!.frames[0]}\r\n`);
     expect(plain[0]!.frames[0]).toBe(plain[1]!.frames[0]);
     expect(compat.frames[0]).toContain('event: map_kill\n');
     expect(plain[0]!.frames[0]).not.toContain('event:');
@@ -120,13 +132,55 @@ describe('StreamHub', () => {
       hub.join(s, null);
       hub.goLive(s);
     }
-    await publish(ev('A'), ev('A'), ev('A'));
-    await tick();
+    for (let i = 0; i < 3; i++) {
+      await publish(ev('A'));
+      await tick();
+    }
     expect(stuck.closed).toBe('slow_consumer');
     expect(stuck.frames.length).toBe(2);
     expect(fine.frames.length).toBe(3);
     expect(slow).toBe(1);
     expect(hub.size()).toBe(1);
+  });
+
+  it('writes the frames of one tail read to each connection in one write, in order', async () => {
+    const { hub, publish } = await setup();
+    const a = new FakeSink('A');
+    const onlySystems = new FakeSink('A', parseEventFilter('add_system'));
+    const b = new FakeSink('B');
+    for (const s of [a, onlySystems, b]) {
+      hub.join(s, null);
+      hub.goLive(s);
+    }
+    const run = [ev('A'), ev('A', 'add_system'), ev('A')];
+    await publish(...run);
+    await publish(ev('B'));
+    await tick();
+    expect(a.sends.length).toBe(1);
+    expect(a.ids()).toEqual(run.map((e) => e.id));
+    expect(onlySystems.sends.length).toBe(1);
+    expect(onlySystems.ids()).toEqual([run[1]!.id]);
+    expect(b.sends.length).toBe(1);
+    // The next read is a write of its own.
+    const next = ev('A');
+    await publish(next);
+    await tick();
+    expect(a.sends.length).toBe(2);
+    expect(a.ids().at(-1)).toBe(next.id);
+  });
+
+  it('closes a connection that a single run of frames takes past the limit', async () => {
+    const { hub, publish } = await setup({ maxBufferedBytes: 1000 });
+    const stuck = new FakeSink('A', parseEventFilter(undefined), false, 600);
+    hub.join(stuck, null);
+    hub.goLive(stuck);
+    await publish(ev('A'), ev('A'));
+    await tick();
+    expect(stuck.closed).toBe('slow_consumer');
+    expect(hub.size()).toBe(0);
+    await publish(ev('A'));
+    await tick();
+    expect(stuck.frames.length).toBe(2);
   });
 
   it('sends each connection back to backfill from its last id when the tail resyncs', async () => {

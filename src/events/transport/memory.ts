@@ -73,21 +73,29 @@ export class MemoryEventHistory implements EventHistory {
 }
 
 /**
- * The in-process tail: events reach subscribers as they are appended, each on its own microtask
- * turn so a subscriber never runs inside the publisher's call.
+ * The in-process tail: events reach subscribers as they are appended, on a microtask turn of their
+ * own so a subscriber never runs inside the publisher's call; the events appended in one turn (one
+ * publish call) are one run, followed by `flush`.
  */
 export class MemoryEventTail implements EventTail {
   private readonly listeners = new Set<TailListener>();
   private unfeed: (() => void) | undefined;
+  private run: EventEnvelope[] = [];
 
   constructor(private readonly store: MemoryEventStore) {}
 
   async start(): Promise<void> {
-    this.unfeed ??= this.store.feed((e) =>
+    this.unfeed ??= this.store.feed((e) => {
+      if (this.run.push(e) > 1) return;
       queueMicrotask(() => {
-        for (const l of this.listeners) l.event(e);
-      }),
-    );
+        const run = this.run;
+        this.run = [];
+        for (const l of this.listeners) {
+          for (const event of run) l.event(event);
+          l.flush?.();
+        }
+      });
+    });
   }
 
   subscribe(listener: TailListener): () => void {

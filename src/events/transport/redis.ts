@@ -193,6 +193,7 @@ export class RedisEventTail implements EventTail {
           const envelope = JSON.parse(entry.message.envelope!) as EventEnvelope;
           for (const l of this.listeners) l.event(envelope);
         }
+        if (entries.length) for (const l of this.listeners) l.flush?.();
       } catch (err) {
         if (!this.running) break;
         if (!failed) this.log.warn({ err: { message: (err as Error).message } }, 'event tail read failed; retrying');

@@ -31,6 +31,8 @@ export interface EventHistory {
 export interface TailListener {
   /** Each event published after the tail started, in publish order (per map: id order). */
   event(e: EventEnvelope): void;
+  /** The end of a run of events read together (one read of the transport): a subscriber that batches writes them now. */
+  flush?(): void;
   /**
    * The tail may have missed events (the transport restarted or trimmed past its position):
    * subscribers must re-read what they need from history.

@@ -1,0 +1,26 @@
+/**
+ * A cap admission waits for Redis a bounded time of its own (the stream role's commands run without
+ * node-redis's per-command timer): a Redis that never answers gives 503 dependency_unavailable after
+ * 5 s, and the process's local slot is free again. The Redis here is a stand-in whose EVAL never
+ * answers; the admission against a real Redis is tested in test/integration/stream-caps*.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { RedisStreamCaps } from '../../src/stream/stream-caps.js';
+import type { Redis } from '../../src/core/redis.js';
+import { AppError } from '../../src/errors.js';
+
+describe('RedisStreamCaps admission deadline', () => {
+  it('answers 503 dependency_unavailable when Redis does not answer within 5 s, and frees the local slot', async () => {
+    const silent = { eval: () => new Promise(() => undefined) } as unknown as Redis;
+    const caps = new RedisStreamCaps(silent, 'p:', { perMap: 5, perKey: 5, perProcess: 1 });
+    const started = Date.now();
+    const err = await caps.admit('map', 'key').catch((e: unknown) => e);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
+    expect(Date.now() - started).toBeLessThan(7_000);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).status).toBe(503);
+    expect((err as AppError).code).toBe('dependency_unavailable');
+    expect(caps.held()).toBe(0);
+    await caps.close();
+  }, 15_000);
+});
