@@ -85,8 +85,8 @@ export class DeliveryRepository {
    * Leases due deliveries of active subscriptions on maps whose webhooks are on, at most
    * `perSubscription - inFlight` per subscription and `limit` in all. Candidates are read without
    * locks and leased by one update that checks them again under the row lock, so a row another worker
-   * leased meanwhile is skipped and rows not handed out are never locked. The subscriptions looked at
-   * are those of the oldest due deliveries (bounded), so the cost does not grow with their number.
+   * leased meanwhile is skipped and rows not handed out are never locked. Every subscription with
+   * pending deliveries is looked at (one index probe each), however old the others' backlogs are.
    */
   async claim(
     db: Db,
@@ -99,11 +99,16 @@ export class DeliveryRepository {
     if (limit <= 0) return [];
     return db.all<ClaimedDelivery>(
       `with busy as (select * from jsonb_to_recordset(?::jsonb) as b(id uuid, n int)),
+       -- Subscriptions with pending deliveries, one index probe each (a skip scan of the pending index):
+       -- a backlog of one subscription cannot hide the others.
        due as (
-         select distinct d.subscription_id from (
-           select subscription_id from webhook_deliveries
-           where state = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
-           order by next_attempt_at limit 2000) d),
+         with recursive subs(id) as (
+           (select subscription_id from webhook_deliveries where state = 'pending' order by subscription_id limit 1)
+           union all
+           select (select d.subscription_id from webhook_deliveries d
+                   where d.state = 'pending' and d.subscription_id > subs.id order by d.subscription_id limit 1)
+           from subs where subs.id is not null)
+         select id as subscription_id from subs where id is not null),
        picked as (
          select x.id, x.next_attempt_at from due
          join webhook_subscriptions s on s.id = due.subscription_id and s.active

@@ -93,6 +93,16 @@ describe('webhook delivery queue', () => {
     expect(row).toEqual({ state: 'pending', lease_owner: 'worker-e' });
   });
 
+  it('reaches every subscription with due deliveries, however old and long another one\'s backlog is', async () => {
+    const { mapId, ids } = await subscriptions(2);
+    await repo.plan(db, planned(mapId, ids[0]!, 3000));
+    await db.run(`update webhook_deliveries set next_attempt_at = now() - interval '1 hour' where subscription_id = ?`, [ids[0]]);
+    await repo.plan(db, planned(mapId, ids[1]!, 1));
+    const claimed = await repo.claim(db, 'w-backlog', 60_000, 10, 8, new Map());
+    expect(claimed.filter((r) => r.subscription_id === ids[1]).length).toBe(1);
+    expect(claimed.filter((r) => r.subscription_id === ids[0]).length).toBe(8);
+  });
+
   it('leases nothing for an inactive subscription or a map switched off, whose retries are dropped', async () => {
     const off = await subscriptions(1, false);
     await repo.plan(db, planned(off.mapId, off.ids[0]!, 3));
