@@ -74,8 +74,8 @@ export class DeliveryWorker {
   private readonly inFlightBySub = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
   private readonly secrets = new Map<string, string>();
-  /** Subscriptions whose last attempt in this worker failed. */
-  private readonly failing = new Set<string>();
+  /** Per subscription, successes in a row in this worker (capped at the per-subscription limit). */
+  private readonly streak = new Map<string, number>();
   private finished: Finished[] = [];
   private inFlight = 0;
   private running = false;
@@ -153,7 +153,7 @@ export class DeliveryWorker {
       try {
         const free = this.o.concurrency - this.inFlight;
         if (free > 0) {
-          const claimed = await this.deliveries.claim(this.o.db, this.owner, this.o.leaseMs, free, this.o.perSubscription, this.busy());
+          const claimed = await this.deliveries.claim(this.o.db, this.owner, this.o.leaseMs, free, 1, this.allowances());
           for (const d of claimed) this.begin(d);
           full = claimed.length === free;
         }
@@ -169,14 +169,18 @@ export class DeliveryWorker {
   }
 
   /**
-   * Slots each subscription holds, for the claim: a subscription whose last attempt here failed gets one
-   * attempt at a time until one succeeds, so receivers that hang or refuse cannot take the slots of
-   * healthy ones.
+   * Slots each subscription holds, for the claim. A subscription starts with one attempt in flight and
+   * gains one per success in a row up to WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION; a failure (a timeout, a
+   * refused connection, an error status) takes it back to one. Receivers that hang or refuse never hold
+   * more than one slot each, so they cannot take the slots of healthy ones, even at the start.
    */
-  private busy(): Map<string, number> {
-    const busy = new Map(this.inFlightBySub);
-    for (const id of this.failing) busy.set(id, (busy.get(id) ?? 0) + this.o.perSubscription - 1);
-    return busy;
+  private allowances(): Map<string, number> {
+    const left = new Map<string, number>();
+    for (const id of new Set([...this.inFlightBySub.keys(), ...this.streak.keys()])) {
+      const allowed = Math.min(this.o.perSubscription, 1 + (this.streak.get(id) ?? 0));
+      left.set(id, Math.max(0, allowed - (this.inFlightBySub.get(id) ?? 0)));
+    }
+    return left;
   }
 
   private begin(d: ClaimedDelivery): void {
@@ -212,8 +216,10 @@ export class DeliveryWorker {
     const m = this.o.metrics;
     m.deliveries.inc({ outcome: result.ok ? 'success' : 'failure', status_class: result.status === null ? 'none' : `${Math.floor(result.status / 100)}xx` });
     m.attemptDuration.observe(result.durationMs / 1000);
-    if (result.ok) this.failing.delete(d.subscription_id);
-    else if (this.failing.size < 100_000) this.failing.add(d.subscription_id);
+    if (result.ok) {
+      if (this.streak.size < 100_000 || this.streak.has(d.subscription_id))
+        this.streak.set(d.subscription_id, Math.min(this.o.perSubscription, (this.streak.get(d.subscription_id) ?? 0) + 1));
+    } else this.streak.delete(d.subscription_id);
     let outcome: DeliveryOutcome;
     if (result.ok) {
       m.eventToDelivered.observe(Math.max(0, Date.now() - d.event_at_ms) / 1000);

@@ -82,23 +82,16 @@ export class DeliveryRepository {
   }
 
   /**
-   * Leases due deliveries of active subscriptions on maps whose webhooks are on, at most
-   * `perSubscription - inFlight` per subscription and `limit` in all. Candidates are read without
+   * Leases due deliveries of active subscriptions on maps whose webhooks are on: at most the
+   * subscription's entry in `allowances` (else `allowance`) per subscription, and `limit` in all. Candidates are read without
    * locks and leased by one update that checks them again under the row lock, so a row another worker
    * leased meanwhile is skipped and rows not handed out are never locked. Every subscription with
    * pending deliveries is looked at (one index probe each), however old the others' backlogs are.
    */
-  async claim(
-    db: Db,
-    owner: string,
-    leaseMs: number,
-    limit: number,
-    perSubscription: number,
-    inFlight: ReadonlyMap<string, number>,
-  ): Promise<ClaimedDelivery[]> {
+  async claim(db: Db, owner: string, leaseMs: number, limit: number, allowance: number, allowances: ReadonlyMap<string, number>): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     return db.all<ClaimedDelivery>(
-      `with busy as (select * from jsonb_to_recordset(?::jsonb) as b(id uuid, n int)),
+      `with allow as (select * from jsonb_to_recordset(?::jsonb) as b(id uuid, n int)),
        -- Subscriptions with pending deliveries, one index probe each (a skip scan of the pending index):
        -- a backlog of one subscription cannot hide the others.
        due as (
@@ -113,12 +106,12 @@ export class DeliveryRepository {
          select x.id, x.next_attempt_at from due
          join webhook_subscriptions s on s.id = due.subscription_id and s.active
          join maps m on m.id = s.map_id and m.webhooks_enabled
-         left join busy on busy.id = s.id
+         left join allow on allow.id = s.id
          cross join lateral (
            select d.id, d.next_attempt_at from webhook_deliveries d
            where d.subscription_id = s.id and d.state = 'pending' and d.next_attempt_at <= now()
              and (d.lease_until is null or d.lease_until < now())
-           order by d.next_attempt_at limit greatest(0, ? - coalesce(busy.n, 0))) x
+           order by d.next_attempt_at limit greatest(0, coalesce(allow.n, ?))) x
          order by x.next_attempt_at limit ?)
        update webhook_deliveries d set lease_owner = ?, lease_until = now() + make_interval(secs => ? / 1000.0)
        from picked, webhook_subscriptions s
@@ -127,7 +120,7 @@ export class DeliveryRepository {
          and d.state = 'pending' and (d.lease_until is null or d.lease_until < now())
        returning d.id::text as id, d.subscription_id, d.map_id, d.event_id, d.event_type,
          (extract(epoch from d.event_at) * 1000)::float8 as event_at_ms, d.body, d.attempts, s.url, s.secret_encrypted`,
-      [JSON.stringify([...inFlight].map(([id, n]) => ({ id, n }))), perSubscription, limit, owner, leaseMs],
+      [JSON.stringify([...allowances].map(([id, n]) => ({ id, n }))), allowance, limit, owner, leaseMs],
     );
   }
 

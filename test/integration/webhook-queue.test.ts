@@ -70,8 +70,8 @@ describe('webhook delivery queue', () => {
     const a = mine(await repo.claim(db, 'worker-a', 60_000, 100, 2, new Map()));
     const perSub = (rows: { subscription_id: string }[]) => ids.map((id) => rows.filter((r) => r.subscription_id === id).length);
     expect(perSub(a)).toEqual([2, 2, 2]);
-    // Subscription 0 already has 2 in flight in worker b: it gets none of that one.
-    const b = mine(await repo.claim(db, 'worker-b', 60_000, 100, 2, new Map([[ids[0]!, 2]])));
+    // Subscription 0 has no slot left in worker b: it gets none of that one.
+    const b = mine(await repo.claim(db, 'worker-b', 60_000, 100, 2, new Map([[ids[0]!, 0]])));
     expect(perSub(b)).toEqual([0, 2, 2]);
     expect(new Set([...a, ...b].map((r) => r.id)).size).toBe(a.length + b.length);
     const c = mine(await repo.claim(db, 'worker-c', 60_000, 3, 10, new Map()));
@@ -93,7 +93,7 @@ describe('webhook delivery queue', () => {
     expect(row).toEqual({ state: 'pending', lease_owner: 'worker-e' });
   });
 
-  it('reaches every subscription with due deliveries, however old and long another one\'s backlog is', async () => {
+  it("reaches every subscription with due deliveries, however old and long another one's backlog is", async () => {
     const { mapId, ids } = await subscriptions(2);
     await repo.plan(db, planned(mapId, ids[0]!, 3000));
     await db.run(`update webhook_deliveries set next_attempt_at = now() - interval '1 hour' where subscription_id = ?`, [ids[0]]);
