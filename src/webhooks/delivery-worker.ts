@@ -74,6 +74,8 @@ export class DeliveryWorker {
   private readonly inFlightBySub = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
   private readonly secrets = new Map<string, string>();
+  /** Per subscription, when its last success was. */
+  private readonly lastOk = new Map<string, number>();
   /** Per subscription, successes in a row in this worker (capped at the per-subscription limit). */
   private readonly streak = new Map<string, number>();
   private finished: Finished[] = [];
@@ -176,8 +178,12 @@ export class DeliveryWorker {
    */
   private allowances(): Map<string, number> {
     const left = new Map<string, number>();
+    const since = Date.now() - 1_000;
     for (const id of new Set([...this.inFlightBySub.keys(), ...this.streak.keys()])) {
-      const allowed = Math.min(this.o.perSubscription, 1 + (this.streak.get(id) ?? 0));
+      // Successes in a row count only while they are recent: a subscription quiet for a second starts
+      // again at one slot, so a receiver that began to hang meanwhile cannot take eight at once.
+      const recent = (this.streak.get(id) ?? 0) > 0 && (this.lastOk.get(id) ?? 0) >= since ? this.streak.get(id)! : 0;
+      const allowed = Math.min(this.o.perSubscription, 1 + recent);
       left.set(id, Math.max(0, allowed - (this.inFlightBySub.get(id) ?? 0)));
     }
     return left;
@@ -217,6 +223,7 @@ export class DeliveryWorker {
     m.deliveries.inc({ outcome: result.ok ? 'success' : 'failure', status_class: result.status === null ? 'none' : `${Math.floor(result.status / 100)}xx` });
     m.attemptDuration.observe(result.durationMs / 1000);
     if (result.ok) {
+      this.lastOk.set(d.subscription_id, Date.now());
       if (this.streak.size < 100_000 || this.streak.has(d.subscription_id))
         this.streak.set(d.subscription_id, Math.min(this.o.perSubscription, (this.streak.get(d.subscription_id) ?? 0) + 1));
     } else this.streak.delete(d.subscription_id);
