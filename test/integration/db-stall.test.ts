@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
-import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../support/db.js';
+import { countUnpublished, createTestDb, TEST_DATABASE_URL, type TestDb } from '../support/db.js';
 import { makeMap } from '../support/factories.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { EventRelay } from '../../src/events/relay.js';
@@ -197,16 +197,7 @@ describe('event relay through a stalled database', () => {
     await db?.close();
   });
 
-  async function unpublished(): Promise<number> {
-    const rows = await db.orm.em
-      .fork()
-      .getConnection()
-      .execute<{ n: number }[]>(
-        `select count(*)::int as n from map_events e left join map_event_cursors c on c.map_id = e.map_id
-       where e.event_id is null or e.event_id > coalesce(c.published_event_id, '')`,
-      );
-    return rows[0]!.n;
-  }
+  const unpublished = (): Promise<number> => countUnpublished(db.orm);
 
   async function writeEvents(mapId: string, from: number, count: number): Promise<void> {
     for (let n = from; n < from + count; n++) {

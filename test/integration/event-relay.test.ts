@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { spawn } from 'node:child_process';
 import { decodeTime } from 'ulid';
-import { createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
+import { countUnpublished, createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { memoryTransport, redisTransport, type TestTransport } from '../support/transports.js';
@@ -83,16 +83,7 @@ function expectStrictlyIncreasing(events: EventEnvelope[]): void {
   for (let i = 1; i < events.length; i++) expect(events[i]!.id > events[i - 1]!.id, `id ${i} increases`).toBe(true);
 }
 
-async function unpublished(): Promise<number> {
-  const rows = await db.orm.em
-    .fork()
-    .getConnection()
-    .execute<{ n: number }[]>(
-      `select count(*)::int as n from map_events e left join map_event_cursors c on c.map_id = e.map_id
-       where e.event_id is null or e.event_id > coalesce(c.published_event_id, '')`,
-    );
-  return rows[0]!.n;
-}
+const unpublished = (): Promise<number> => countUnpublished(db.orm);
 
 beforeAll(async () => {
   db = await createTestDb('relay');

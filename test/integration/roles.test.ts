@@ -7,6 +7,7 @@ import pg from 'pg';
 import net from 'node:net';
 import { deleteRedisPrefix, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from '../support/db.js';
 import { runCli, startCli, type CliProcess } from '../support/cli-process.js';
+import { freePort } from '../support/redis-server.js';
 
 const schema = uniqueName('roles').toLowerCase();
 const prefix = `${uniqueName('roles')}:`;
@@ -31,14 +32,6 @@ async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] 
   } finally {
     await client.end();
   }
-}
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 async function refused(port: number): Promise<boolean> {

@@ -4,11 +4,11 @@
  * per-map cap admitted, and the slots a SIGKILLed process held are free again within 30 s.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import net from 'node:net';
 import { startTestServer, TEST_ENCRYPTION_KEY, type TestServer } from '../support/app.js';
 import { makeMap } from '../support/factories.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
 import { TEST_DATABASE_URL } from '../support/db.js';
+import { freePort } from '../support/redis-server.js';
 
 let t: TestServer;
 let slug: string;
@@ -16,14 +16,6 @@ let keys: string[] = [];
 const procs: { cli: CliProcess; url: string }[] = [];
 /** Admitted streams, with their responses kept referenced: a collected response would close its stream. */
 const held: { abort: AbortController; res: Response }[] = [];
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 beforeAll(async () => {
   t = await startTestServer({ redis: true, env: { SERVICE_SSE_ENABLED: 'true' } });

@@ -51,3 +51,15 @@ export async function deleteRedisPrefix(prefix: string, url = TEST_REDIS_URL): P
     await client.close();
   }
 }
+
+/** Events the relay has not published yet: without an id, or past their map's publication cursor. */
+export async function countUnpublished(orm: Orm): Promise<number> {
+  const rows = await orm.em
+    .fork()
+    .getConnection()
+    .execute<{ n: number }[]>(
+      `select count(*)::int as n from map_events e left join map_event_cursors c on c.map_id = e.map_id
+       where e.event_id is null or e.event_id > coalesce(c.published_event_id, '')`,
+    );
+  return rows[0]!.n;
+}
