@@ -29,7 +29,7 @@ build: install ## generate routes/OpenAPI (tsoa) and compile to dist/
 	npm run --silent build
 
 run: build ## embedded default: migrate, import static data (FROM=dir|url), seed the demo map, print keys, serve
-	SERVICE_SSE_ENABLED=$${SERVICE_SSE_ENABLED:-true} node dist/cli.js demo $(if $(FROM),--from $(FROM))
+	SERVICE_SSE_ENABLED=$${SERVICE_SSE_ENABLED:-true} SERVICE_WEBHOOKS_ENABLED=$${SERVICE_WEBHOOKS_ENABLED:-true} node dist/cli.js demo $(if $(FROM),--from $(FROM))
 
 serve: build ## serve with the current environment (see docs/configuration.md)
 	node dist/cli.js serve

@@ -249,6 +249,11 @@ program
                 `  event console:  ${base}/console (paste the map API key)`,
               ]
             : []),
+          ...(cfg.webhooksEnabled
+            ? [
+                `  webhooks:       on; subscribe with POST ${base}/api/maps/${demo.slug}/webhooks, then switch them on with PUT …/webhooks/toggle (README: Webhooks)`,
+              ]
+            : []),
           '',
         ].join('\n') + '\n',
       );

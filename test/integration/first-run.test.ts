@@ -139,7 +139,15 @@ describe('the demo offline', () => {
     chmodSync(cwd, 0o755); // as root, PostgreSQL runs as "postgres", which must reach DATA_DIR inside it
     const r = spawnSync(process.execPath, [CLI, 'demo', '--no-serve'], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', ...base, DATA_DIR: path.join(cwd, 'data'), EMBEDDED_PG_PORT: pgPort() },
+      // The switches `make run` sets.
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...base,
+        DATA_DIR: path.join(cwd, 'data'),
+        EMBEDDED_PG_PORT: pgPort(),
+        SERVICE_SSE_ENABLED: 'true',
+        SERVICE_WEBHOOKS_ENABLED: 'true',
+      },
       encoding: 'utf8',
       timeout: 120_000,
     });
@@ -149,6 +157,8 @@ describe('the demo offline', () => {
     );
     expect(r.stdout).toContain('mapintel demo map created');
     expect(r.stdout).toMatch(/map API key: +mik_/);
+    expect(r.stdout).toMatch(/live events: +curl -N -H "Authorization: Bearer mik_\S+" "http:\/\/\S+\/api\/maps\/demo\/events\/stream"/);
+    expect(r.stdout).toMatch(/webhooks: +on; subscribe with POST http:\/\/\S+\/api\/maps\/demo\/webhooks/);
   }, 150_000);
 });
 
