@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
-import { nextEventId, type EventEnvelope } from './envelope.js';
+import { nextEventId } from './envelope.js';
 import type { EventPublisher } from './transport/types.js';
 import { NOTIFY_CHANNEL } from './outbox.js';
 import { Alarm } from './alarm.js';
@@ -72,11 +72,18 @@ export class EventRelay {
   private readonly recover = new Set<number>();
   private running = false;
   private readonly alarm = new Alarm();
-  /** A NOTIFY (or poke) arrived since the current pass began: go round again instead of sleeping. */
-  private notified = false;
+  /** NOTIFYs and pokes received so far. */
+  private wakeups = 0;
+  /**
+   * Per partition, `wakeups` when its last read of the outbox began. A wakeup counted before that read
+   * is covered by it (the NOTIFY is sent after its commit); one counted after means another pass.
+   */
+  private readonly readAt = new Map<number, number>();
   private loop: Promise<void> | undefined;
   private lastPrune = 0;
   private failures = 0;
+  /** The queued publication-cursor moves (see publish); settled, never rejected. */
+  private cursorMoves: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: RelayOptions) {
     this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, ...pgConnectionOptions(opts.timeouts, poolOptions(opts.schema)) });
@@ -106,7 +113,7 @@ export class EventRelay {
 
   /** Wakes the loop (after a local commit; NOTIFY does the same for other processes). */
   poke(): void {
-    this.notified = true;
+    this.wakeups++;
     this.alarm.ring();
   }
 
@@ -114,6 +121,7 @@ export class EventRelay {
     this.running = false;
     this.alarm.ring();
     await this.loop;
+    await this.cursorMoves;
     await this.closeSession();
     await this.pool.end().catch(() => undefined);
     await this.cursorPool.end().catch(() => undefined);
@@ -124,20 +132,25 @@ export class EventRelay {
     await this.ensureSession();
     let published = 0;
     for (const p of this.heldPartitions()) published += await this.drainPartition(p);
+    await this.cursorMoves;
     return published;
   }
 
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        // A commit that lands after this pass has read the outbox rings the alarm while nobody sleeps on it:
-        // the flag keeps it (one more pass) instead of leaving it to the poll interval.
-        this.notified = false;
+        // A commit that lands after a partition's last read of this pass rings the alarm while nobody
+        // sleeps on it: the count keeps it (one more pass) instead of leaving it to the poll interval, and
+        // a NOTIFY of a commit that read already saw costs no pass.
+        const start = this.wakeups;
         await this.ensureSession();
-        for (const p of this.heldPartitions()) await this.drainPartition(p);
+        const partitions = this.heldPartitions();
+        for (const p of partitions) await this.drainPartition(p);
         await this.maybePrune();
         this.failures = 0;
-        if (this.notified) continue;
+        // Every held partition read the outbox at least once in this pass (drainPartition → assign).
+        const covered = partitions.length ? Math.min(...partitions.map((p) => this.readAt.get(p) ?? start)) : start;
+        if (this.wakeups > covered) continue;
       } catch (err) {
         this.failures++;
         this.lastIds.clear();
@@ -163,10 +176,7 @@ export class EventRelay {
           this.held.clear();
         }
       });
-      client.on('notification', () => {
-        this.notified = true;
-        this.alarm.ring();
-      });
+      client.on('notification', () => this.poke());
       await client.connect();
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
       this.session = client;
@@ -224,58 +234,64 @@ export class EventRelay {
 
   /**
    * Step 1: ULIDs for committed, unassigned events, in commit (seq) order; the one update of each event
-   * row. Returns the events with their ids, for step 2.
+   * row, durable before anything is published. Two round trips: the read, and one update that re-checks
+   * `event_id is null` under the row lock, so a relay that lost its partition while a pass was under way
+   * cannot give an event a second id (only the rows it updated are published). Returns the events with
+   * their ids, for step 2.
    */
   private async assign(p: number): Promise<AssignedRow[]> {
-    const client = await this.pool.connect();
+    this.readAt.set(p, this.wakeups);
+    const params: unknown[] = [this.opts.batchSize];
+    if (this.opts.partitions > 1) params.push(p);
+    const rows = (
+      await this.pool.query<PendingRow>(
+        `select seq, map_id, type, payload, (extract(epoch from created_at) * 1000)::bigint as created_ms
+         from map_events where event_id is null ${this.partitionFilter(p, 2)} order by seq limit $1`,
+        params,
+      )
+    ).rows;
+    if (rows.length === 0) return [];
     try {
-      await client.query('begin');
-      const params: unknown[] = [this.opts.batchSize];
-      if (this.opts.partitions > 1) params.push(p);
-      const rows = (
-        await client.query<PendingRow>(
-          `select seq, map_id, type, payload, (extract(epoch from created_at) * 1000)::bigint as created_ms
-           from map_events where event_id is null ${this.partitionFilter(p, 2)} order by seq limit $1 for update`,
-          params,
-        )
-      ).rows;
-      if (rows.length === 0) {
-        await client.query('commit');
-        return [];
+      const unknown = [...new Set(rows.map((r) => r.map_id).filter((m) => !this.lastIds.has(m)))];
+      if (unknown.length) {
+        const r = await this.pool.query<{ map_id: string; last: string | null }>(
+          `select m.id as map_id, (select max(e.event_id) from map_events e where e.map_id = m.id) as last from unnest($1::uuid[]) as m(id)`,
+          [unknown],
+        );
+        for (const row of r.rows) this.lastIds.set(row.map_id, row.last ?? '');
       }
       const now = Date.now();
       const assigned: AssignedRow[] = [];
       for (const row of rows) {
-        let last = this.lastIds.get(row.map_id);
-        if (last === undefined) {
-          const r = await client.query<{ last: string | null }>('select max(event_id) as last from map_events where map_id = $1', [row.map_id]);
-          last = r.rows[0]?.last ?? '';
-        }
-        const id = nextEventId(last || undefined, now);
+        const id = nextEventId(this.lastIds.get(row.map_id) || undefined, now);
         this.lastIds.set(row.map_id, id);
         assigned.push({ map_id: row.map_id, event_id: id, type: row.type, payload: row.payload, created_ms: row.created_ms });
       }
-      await client.query(`update map_events e set event_id = v.id from (select unnest($1::bigint[]) as seq, unnest($2::text[]) as id) v where e.seq = v.seq`, [
-        rows.map((r) => r.seq),
-        assigned.map((r) => r.event_id),
-      ]);
-      await client.query('commit');
-      return assigned;
+      const updated = await this.pool.query<{ seq: string }>(
+        `update map_events e set event_id = v.id from (select unnest($1::bigint[]) as seq, unnest($2::text[]) as id) v
+         where e.seq = v.seq and e.event_id is null returning e.seq`,
+        [rows.map((r) => r.seq), assigned.map((r) => r.event_id)],
+      );
+      if (updated.rows.length === rows.length) return assigned;
+      // Another relay assigned some of these meanwhile: publish only ours, and read the last ids afresh.
+      this.lastIds.clear();
+      const ours = new Set(updated.rows.map((r) => r.seq));
+      this.opts.log.warn({ partition: p, taken: rows.length - ours.size }, 'relay: events already assigned by another relay; skipping them');
+      return assigned.filter((_, i) => ours.has(rows[i]!.seq));
     } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      // The cache may hold ids that were rolled back.
+      // The cache may hold ids that were never written.
       this.lastIds.clear();
       throw err;
-    } finally {
-      client.release();
     }
   }
 
   /**
-   * Step 2: publish events per map in id order, then move each map's publication cursor past them. The
-   * event rows are not touched. After a failure anywhere in a pass, the next pass first publishes what
-   * lies behind the cursors (publishBehindCursors); the transport skips the ids it already holds, so a
-   * crash between publishing and moving the cursor never duplicates.
+   * Step 2: publish events per map in id order (the maps of a round together, one round trip), then move
+   * each map's publication cursor past them. The event rows are not touched, and the cursor move is not
+   * waited for: it is queued on its own connection (in order; `greatest` keeps it monotonic) while the
+   * next round runs. A failed move makes the next pass publish those events again and queue the move
+   * anew; a crash between publishing and moving the cursor makes the next relay do the same. Either way
+   * the transport skips the ids it already holds.
    */
   private async publish(rows: readonly AssignedRow[]): Promise<void> {
     const byMap = new Map<string, AssignedRow[]>();
@@ -284,29 +300,41 @@ export class EventRelay {
       list.push(row);
       byMap.set(row.map_id, list);
     }
-    const now = Date.now();
-    for (const [mapId, list] of byMap) {
-      const envelopes: EventEnvelope[] = list.map((r) => ({
-        id: r.event_id,
-        type: r.type,
-        map_id: r.map_id,
-        ts: new Date(Number(r.created_ms)).toISOString(),
-        payload: r.payload,
-      }));
-      await this.opts.publisher.publish(mapId, envelopes);
-      for (const r of list) this.opts.metrics?.eventPublishLatency.observe((now - Number(r.created_ms)) / 1000);
-    }
-    const maps = [...byMap.keys()];
-    await this.cursorPool.query(
-      `insert into map_event_cursors as c (map_id, published_event_id) select * from unnest($1::uuid[], $2::text[])
-       on conflict (map_id) do update set published_event_id = greatest(c.published_event_id, excluded.published_event_id)`,
-      [maps, maps.map((m) => byMap.get(m)!.at(-1)!.event_id)],
+    await Promise.all(
+      [...byMap].map(([mapId, list]) =>
+        this.opts.publisher.publish(
+          mapId,
+          list.map((r) => ({ id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload })),
+        ),
+      ),
     );
+    const now = Date.now();
+    for (const r of rows) this.opts.metrics?.eventPublishLatency.observe((now - Number(r.created_ms)) / 1000);
     this.opts.metrics?.eventsPublished.inc(rows.length);
+    const maps = [...byMap.keys()];
+    const lastIds = maps.map((m) => byMap.get(m)!.at(-1)!.event_id);
+    this.cursorMoves = this.cursorMoves.then(() =>
+      this.cursorPool
+        .query(
+          `insert into map_event_cursors as c (map_id, published_event_id) select * from unnest($1::uuid[], $2::text[])
+           on conflict (map_id) do update set published_event_id = greatest(c.published_event_id, excluded.published_event_id)`,
+          [maps, lastIds],
+        )
+        .then(
+          () => undefined,
+          (err: Error) => {
+            // Publish those events again (the transport skips them) and queue the move anew, now.
+            this.opts.log.warn({ err: { message: err.message } }, 'relay: publication cursor not moved; recovering');
+            for (const held of this.held) this.recover.add(held);
+            this.poke();
+          },
+        ),
+    );
   }
 
   /** Recovery: publishes a batch of the events with ids past their map's cursor (one index probe per map). */
   private async publishBehindCursors(p: number): Promise<number> {
+    await this.cursorMoves;
     const params: unknown[] = [this.opts.batchSize];
     if (this.opts.partitions > 1) params.push(p);
     const rows = (
