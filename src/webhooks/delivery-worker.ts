@@ -79,6 +79,9 @@ export class DeliveryWorker {
   /** Per subscription, successes in a row in this worker (capped at the per-subscription limit). */
   private readonly streak = new Map<string, number>();
   private finished: Finished[] = [];
+  /** Planned events whose consumer position is not moved yet, and the loop moving it. */
+  private uncommitted: EventEnvelope[] = [];
+  private committing: Promise<void> | undefined;
   private inFlight = 0;
   private running = false;
   private wanted = false;
@@ -103,7 +106,7 @@ export class DeliveryWorker {
     this.dispatchAlarm.ring();
     await Promise.race([Promise.allSettled([...this.attempts]), sleep(Math.max(0, deadline - Date.now()))]);
     this.flushAlarm.ring();
-    await Promise.race([Promise.allSettled(this.loops), sleep(Math.max(0, deadline - Date.now()))]);
+    await Promise.race([Promise.allSettled([...this.loops, this.committing]), sleep(Math.max(0, deadline - Date.now()))]);
     this.o.sender.close();
   }
 
@@ -116,14 +119,39 @@ export class DeliveryWorker {
         if (!this.running) return;
         if (events.length === 0) continue;
         const planned = await this.plan(events);
-        await this.o.consumer.commit(events);
-        this.o.metrics.plannerLag.set(Math.max(0, Date.now() - Date.parse(events.at(-1)!.ts)) / 1000);
         if (planned) this.wake();
+        this.commitPosition(events);
+        this.o.metrics.plannerLag.set(Math.max(0, Date.now() - Date.parse(events.at(-1)!.ts)) / 1000);
       } catch (err) {
         this.o.log.error({ err }, 'webhook planning failed; retrying');
         await sleep(1_000);
       }
     }
+  }
+
+  /**
+   * Moves the consumer's position past planned events without holding up the next batch: the moves are
+   * queued in order, and a failed one is retried with the next (a position left behind only replays
+   * events whose deliveries exist already, which planning skips).
+   */
+  private commitPosition(events: readonly EventEnvelope[]): void {
+    this.uncommitted.push(...events);
+    if (this.committing) return;
+    this.committing = (async () => {
+      while (this.uncommitted.length) {
+        const batch = this.uncommitted;
+        this.uncommitted = [];
+        try {
+          await this.o.consumer.commit(batch);
+        } catch (err) {
+          this.o.log.warn({ err }, 'moving the webhook consumer position failed; retrying');
+          this.uncommitted = batch.concat(this.uncommitted);
+          await sleep(500);
+          if (!this.running) break;
+        }
+      }
+      this.committing = undefined;
+    })();
   }
 
   private async plan(events: readonly EventEnvelope[]): Promise<number> {
@@ -136,9 +164,31 @@ export class DeliveryWorker {
       const body = serializeEnvelope(e);
       for (const s of subs) rows.push({ subscriptionId: s.id, mapId: e.map_id, eventId: e.id, eventType: e.type, eventAtMs: at, body });
     }
-    const added = await this.deliveries.plan(this.o.db, rows);
-    this.o.metrics.planned.inc(added);
-    return added;
+    // The deliveries this worker has slots for are leased as they are planned and sent at once; the
+    // rest wait for a claim (by this worker or another).
+    const lease = new Set<number>();
+    if (this.running) {
+      const left = this.allowances();
+      let free = this.o.concurrency - this.inFlight;
+      for (const [i, r] of rows.entries()) {
+        if (free <= 0) break;
+        const n = left.get(r.subscriptionId) ?? 1;
+        if (n <= 0) continue;
+        left.set(r.subscriptionId, n - 1);
+        free--;
+        lease.add(i);
+        this.reserve(r.subscriptionId);
+      }
+    }
+    let planned: { added: number; leased: ClaimedDelivery[] };
+    try {
+      planned = await this.deliveries.plan(this.o.db, rows, { owner: this.owner, leaseMs: this.o.leaseMs, rows: lease });
+    } finally {
+      for (const i of lease) this.release(rows[i]!.subscriptionId);
+    }
+    for (const d of planned.leased) this.begin(d);
+    this.o.metrics.planned.inc(planned.added);
+    return planned.added;
   }
 
   // --- dispatch: due deliveries → attempts ---
@@ -189,18 +239,27 @@ export class DeliveryWorker {
     return left;
   }
 
-  private begin(d: ClaimedDelivery): void {
+  /** Counts a slot of the subscription as taken (an attempt in flight, or one being leased). */
+  private reserve(subscriptionId: string): void {
     this.inFlight++;
-    this.inFlightBySub.set(d.subscription_id, (this.inFlightBySub.get(d.subscription_id) ?? 0) + 1);
+    this.inFlightBySub.set(subscriptionId, (this.inFlightBySub.get(subscriptionId) ?? 0) + 1);
     this.o.metrics.inFlight.set(this.inFlight);
+  }
+
+  private release(subscriptionId: string): void {
+    this.inFlight--;
+    const n = (this.inFlightBySub.get(subscriptionId) ?? 1) - 1;
+    if (n > 0) this.inFlightBySub.set(subscriptionId, n);
+    else this.inFlightBySub.delete(subscriptionId);
+    this.o.metrics.inFlight.set(this.inFlight);
+  }
+
+  private begin(d: ClaimedDelivery): void {
+    this.reserve(d.subscription_id);
     const p = this.attempt(d)
       .catch((err: unknown) => this.o.log.error({ err, subscription: d.subscription_id }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
-        this.inFlight--;
-        const n = (this.inFlightBySub.get(d.subscription_id) ?? 1) - 1;
-        if (n > 0) this.inFlightBySub.set(d.subscription_id, n);
-        else this.inFlightBySub.delete(d.subscription_id);
-        this.o.metrics.inFlight.set(this.inFlight);
+        this.release(d.subscription_id);
         this.attempts.delete(p);
         // Claim again once a quarter of the slots are free (or work was announced), not per slot.
         if (this.inFlight <= this.o.concurrency * 0.75) this.wake();

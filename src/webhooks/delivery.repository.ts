@@ -57,28 +57,68 @@ export interface AttemptLogEntry {
 export class DeliveryRepository {
   /**
    * One pending delivery per event and subscription; a pair already planned (by this worker before a
-   * restart, or by another worker) is left alone. Returns how many were new.
+   * restart, or by another worker) is left alone. The rows flagged in `lease` are inserted leased to
+   * `owner` already (the planning worker has slots for them and sends them at once, with no claim in
+   * between); they come back with what sending needs. Returns how many rows were new, and the leased.
    */
-  async plan(db: Db, rows: readonly PlannedDelivery[]): Promise<number> {
-    if (rows.length === 0) return 0;
-    return db.run(
-      `insert into webhook_deliveries (subscription_id, map_id, event_id, event_type, event_at, body)
-       select v.subscription_id, v.map_id, v.event_id, v.event_type, to_timestamp(v.event_at_ms / 1000.0), v.body
-       from jsonb_to_recordset(?::jsonb) as v(subscription_id uuid, map_id uuid, event_id text, event_type text, event_at_ms float8, body text)
-       on conflict (subscription_id, event_id) do nothing`,
+  async plan(
+    db: Db,
+    rows: readonly PlannedDelivery[],
+    lease?: { owner: string; leaseMs: number; rows: ReadonlySet<number> },
+  ): Promise<{ added: number; leased: ClaimedDelivery[] }> {
+    if (rows.length === 0) return { added: 0, leased: [] };
+    const inserted = await db.all<{
+      id: string;
+      leased: boolean;
+      url: string | null;
+      secret_encrypted: string | null;
+      subscription_id: string;
+      event_id: string;
+    }>(
+      `with ins as (
+         insert into webhook_deliveries (subscription_id, map_id, event_id, event_type, event_at, body, lease_owner, lease_until)
+         select v.subscription_id, v.map_id, v.event_id, v.event_type, to_timestamp(v.event_at_ms / 1000.0), v.body,
+           case when v.lease then ?::text end, case when v.lease then now() + make_interval(secs => ? / 1000.0) end
+         from jsonb_to_recordset(?::jsonb) as v(subscription_id uuid, map_id uuid, event_id text, event_type text, event_at_ms float8, body text, lease boolean)
+         on conflict (subscription_id, event_id) do nothing
+         returning id, subscription_id, event_id, lease_owner is not null as leased)
+       select ins.id::text as id, ins.leased, s.url, s.secret_encrypted, ins.subscription_id::text as subscription_id, ins.event_id
+       from ins left join webhook_subscriptions s on ins.leased and s.id = ins.subscription_id`,
       [
+        lease?.owner ?? null,
+        lease?.leaseMs ?? 0,
         JSON.stringify(
-          rows.map((r) => ({
+          rows.map((r, i) => ({
             subscription_id: r.subscriptionId,
             map_id: r.mapId,
             event_id: r.eventId,
             event_type: r.eventType,
             event_at_ms: r.eventAtMs,
             body: r.body,
+            lease: lease?.rows.has(i) ?? false,
           })),
         ),
       ],
     );
+    const byPair = new Map(rows.map((r) => [`${r.subscriptionId} ${r.eventId}`, r]));
+    const leased: ClaimedDelivery[] = [];
+    for (const row of inserted) {
+      if (!row.leased || row.url === null || row.secret_encrypted === null) continue;
+      const r = byPair.get(`${row.subscription_id} ${row.event_id}`)!;
+      leased.push({
+        id: row.id,
+        subscription_id: r.subscriptionId,
+        map_id: r.mapId,
+        event_id: r.eventId,
+        event_type: r.eventType,
+        event_at_ms: r.eventAtMs,
+        body: r.body,
+        attempts: 0,
+        url: row.url,
+        secret_encrypted: row.secret_encrypted,
+      });
+    }
+    return { added: inserted.length, leased };
   }
 
   /**

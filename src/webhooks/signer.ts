@@ -3,10 +3,23 @@
  * `<unix seconds>.<raw body>`, sent as `x-service-signature: sha256=<lower hex>` beside
  * `x-service-timestamp`. Computed afresh for every attempt.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+
+/** HMAC keys by secret: a key object is made once per secret, not once per attempt. */
+const keys = new Map<string, KeyObject>();
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= 10_000) keys.clear();
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
 
 export function signature(secret: string, timestamp: number, body: Buffer | string): string {
-  const mac = createHmac('sha256', Buffer.from(secret, 'utf8'));
+  const mac = createHmac('sha256', keyOf(secret));
   mac.update(`${timestamp}.`);
   mac.update(body);
   return `sha256=${mac.digest('hex')}`;

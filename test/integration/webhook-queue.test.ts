@@ -58,8 +58,24 @@ describe('webhook delivery queue', () => {
   it('plans each event and subscription once', async () => {
     const { mapId, ids } = await subscriptions(1);
     const rows = planned(mapId, ids[0]!, 5);
-    expect(await repo.plan(db, rows)).toBe(5);
-    expect(await repo.plan(db, rows)).toBe(0);
+    expect((await repo.plan(db, rows)).added).toBe(5);
+    expect((await repo.plan(db, rows)).added).toBe(0);
+  });
+
+  it('leases the flagged rows as they are planned: they come back ready to send, and no claim hands them out again', async () => {
+    const { mapId, ids } = await subscriptions(1);
+    const rows = planned(mapId, ids[0]!, 4);
+    const first = await repo.plan(db, rows, { owner: 'planner', leaseMs: 60_000, rows: new Set([0, 2]) });
+    expect(first.added).toBe(4);
+    expect(first.leased.map((d) => [d.event_id, d.attempts, d.body, d.url])).toEqual([
+      [rows[0]!.eventId, 0, '{}', expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/q\d+$/)],
+      [rows[2]!.eventId, 0, '{}', expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/q\d+$/)],
+    ]);
+    expect(first.leased.every((d) => /^v1\./.test(d.secret_encrypted) && d.subscription_id === ids[0] && d.map_id === mapId)).toBe(true);
+    const claimed = (await repo.claim(db, 'other', 60_000, 100, 8, new Map())).filter((r) => r.subscription_id === ids[0]);
+    expect(claimed.map((d) => d.event_id).sort()).toEqual([rows[1]!.eventId, rows[3]!.eventId].sort());
+    // Planned again (a replay): nothing new, nothing leased.
+    expect(await repo.plan(db, rows, { owner: 'planner', leaseMs: 60_000, rows: new Set([0, 1, 2, 3]) })).toEqual({ added: 0, leased: [] });
   });
 
   it('leases at most the per-subscription and total limits, never one row twice, and takes over expired leases', async () => {
