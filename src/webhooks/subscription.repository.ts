@@ -165,9 +165,12 @@ export class SubscriptionRepository {
   /** A delivery succeeded: failures reset. */
   async recordSuccess(db: Db, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
+    // A busy subscription succeeds many times a second: its row is written at most once a second
+    // (last_delivery_at is current to within that), and at once when it has failures to clear.
     await db.run(
       `update webhook_subscriptions set last_delivery_at = now(), consecutive_failures = 0
-       where id in (select (jsonb_array_elements_text(?::jsonb))::uuid)`,
+       where id in (select (jsonb_array_elements_text(?::jsonb))::uuid)
+         and (last_delivery_at is null or last_delivery_at < now() - interval '1 second' or consecutive_failures <> 0)`,
       [JSON.stringify(ids)],
     );
   }
