@@ -168,16 +168,29 @@ export class DeliveryWorker {
     // rest wait for a claim (by this worker or another).
     const lease = new Set<number>();
     if (this.running) {
-      const left = this.allowances();
       let free = this.o.concurrency - this.inFlight;
+      const since = Date.now() - 1_000;
+      const recent = (id: string) => (this.streak.get(id) ?? 0) > 0 && (this.lastOk.get(id) ?? 0) >= since;
+      // A burst for a subscription that succeeded before but not in the last second (a map written now
+      // and then) goes out at once, up to its earned slots, within a budget of half the worker's slots
+      // for such subscriptions: if those receivers began to hang meanwhile, the other half still serves
+      // the rest. Beyond the budget it starts with one attempt, as the claim does.
+      let burstBudget = Math.floor(this.o.concurrency / 2);
+      for (const [id, n] of this.inFlightBySub) if (!recent(id)) burstBudget -= n;
       for (const [i, r] of rows.entries()) {
         if (free <= 0) break;
-        const n = left.get(r.subscriptionId) ?? 1;
-        if (n <= 0) continue;
-        left.set(r.subscriptionId, n - 1);
+        const id = r.subscriptionId;
+        const inFlight = this.inFlightBySub.get(id) ?? 0;
+        const earned = Math.min(this.o.perSubscription, 1 + (this.streak.get(id) ?? 0));
+        let take: boolean;
+        if (recent(id)) take = inFlight < earned;
+        else if (inFlight === 0) take = true;
+        else take = inFlight < earned && burstBudget > 0;
+        if (!take) continue;
+        if (!recent(id)) burstBudget--;
         free--;
         lease.add(i);
-        this.reserve(r.subscriptionId);
+        this.reserve(id);
       }
     }
     let planned: { added: number; leased: ClaimedDelivery[] };
