@@ -84,6 +84,9 @@ export class EventRelay {
   private failures = 0;
   /** The queued publication-cursor moves (see publish); settled, never rejected. */
   private cursorMoves: Promise<void> = Promise.resolve();
+  /** Per map, the newest published id whose cursor move is not made yet; and whether a move runs. */
+  private readonly cursorsDue = new Map<string, string>();
+  private cursorsMoving = false;
 
   constructor(private readonly opts: RelayOptions) {
     this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, ...pgConnectionOptions(opts.timeouts, poolOptions(opts.schema)) });
@@ -288,8 +291,8 @@ export class EventRelay {
   /**
    * Step 2: publish events per map in id order (the maps of a round together, one round trip), then move
    * each map's publication cursor past them. The event rows are not touched, and the cursor move is not
-   * waited for: it is queued on its own connection (in order; `greatest` keeps it monotonic) while the
-   * next round runs. A failed move makes the next pass publish those events again and queue the move
+   * waited for: it is queued on its own connection (merged with the moves queued meanwhile; `greatest`
+   * keeps it monotonic) while the next round runs. A failed move makes the next pass publish those events again and queue the move
    * anew; a crash between publishing and moving the cursor makes the next relay do the same. Either way
    * the transport skips the ids it already holds.
    */
@@ -311,25 +314,41 @@ export class EventRelay {
     const now = Date.now();
     for (const r of rows) this.opts.metrics?.eventPublishLatency.observe((now - Number(r.created_ms)) / 1000);
     this.opts.metrics?.eventsPublished.inc(rows.length);
-    const maps = [...byMap.keys()];
-    const lastIds = maps.map((m) => byMap.get(m)!.at(-1)!.event_id);
-    this.cursorMoves = this.cursorMoves.then(() =>
-      this.cursorPool
-        .query(
-          `insert into map_event_cursors as c (map_id, published_event_id) select * from unnest($1::uuid[], $2::text[])
-           on conflict (map_id) do update set published_event_id = greatest(c.published_event_id, excluded.published_event_id)`,
-          [maps, lastIds],
-        )
-        .then(
-          () => undefined,
-          (err: Error) => {
-            // Publish those events again (the transport skips them) and queue the move anew, now.
-            this.opts.log.warn({ err: { message: err.message } }, 'relay: publication cursor not moved; recovering');
-            for (const held of this.held) this.recover.add(held);
-            this.poke();
-          },
-        ),
-    );
+    for (const [mapId, list] of byMap) {
+      const id = list.at(-1)!.event_id;
+      if ((this.cursorsDue.get(mapId) ?? '') < id) this.cursorsDue.set(mapId, id);
+    }
+    this.moveCursors();
+  }
+
+  /**
+   * Moves the publication cursors of `cursorsDue`, one statement at a time on the cursor connection:
+   * moves queued while one runs are merged into the next (one statement for all of them), so a busy
+   * relay moves cursors far less often than it publishes. `cursorMoves` settles when none is left.
+   */
+  private moveCursors(): void {
+    if (this.cursorsMoving) return;
+    this.cursorsMoving = true;
+    this.cursorMoves = (async () => {
+      while (this.cursorsDue.size) {
+        const due = [...this.cursorsDue];
+        this.cursorsDue.clear();
+        try {
+          await this.cursorPool.query(
+            `insert into map_event_cursors as c (map_id, published_event_id) select * from unnest($1::uuid[], $2::text[])
+             on conflict (map_id) do update set published_event_id = greatest(c.published_event_id, excluded.published_event_id)`,
+            [due.map(([m]) => m), due.map(([, id]) => id)],
+          );
+        } catch (err) {
+          // Publish those events again (the transport skips them) and queue the move anew, now.
+          this.opts.log.warn({ err: { message: (err as Error).message } }, 'relay: publication cursor not moved; recovering');
+          for (const held of this.held) this.recover.add(held);
+          this.poke();
+          break;
+        }
+      }
+      this.cursorsMoving = false;
+    })();
   }
 
   /** Recovery: publishes a batch of the events with ids past their map's cursor (one index probe per map). */
