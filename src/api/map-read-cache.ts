@@ -1,7 +1,8 @@
 import type { Request as ExRequest, RequestHandler, Response as ExResponse } from 'express';
 import type { Metrics } from '../metrics.js';
 import type { MapReference } from '../maps/map-access.js';
-import { etagOf, matchesIfNoneMatch, type CachedRead, type MapReadCache, type MapReadVersions } from '../maps/map-read/read-cache.js';
+import { matchesIfNoneMatch, type CachedRead, type MapReadCache, type MapReadVersions } from '../maps/map-read/read-cache.js';
+import { jsonChunks } from '../maps/map-read/json-chunks.js';
 import { openapiSpec } from './openapi.js';
 import { requestPrincipal } from './request-token.js';
 import type { TokenService } from './token.service.js';
@@ -84,7 +85,7 @@ function safeDecode(segment: string): string | undefined {
   }
 }
 
-function answer(req: ExRequest, res: ExResponse, read: Pick<CachedRead, 'etag' | 'body'>): void {
+function answer(req: ExRequest, res: ExResponse, read: Pick<CachedRead, 'etag' | 'chunks' | 'length'>): void {
   res.setHeader('ETag', read.etag);
   res.setHeader('Cache-Control', MAP_READ_CACHE_CONTROL);
   if (matchesIfNoneMatch(req.headers['if-none-match'], read.etag)) {
@@ -93,8 +94,13 @@ function answer(req: ExRequest, res: ExResponse, read: Pick<CachedRead, 'etag' |
   }
   res.status(200);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', read.body.length);
-  res.end(read.body);
+  res.setHeader('Content-Length', read.length);
+  // The chunks go out as they are kept (one write each, corked into as few packets as the socket
+  // allows); no copy of the whole body is made.
+  res.cork();
+  for (const chunk of read.chunks) res.write(chunk);
+  res.end();
+  res.uncork();
 }
 
 /**
@@ -102,8 +108,8 @@ function answer(req: ExRequest, res: ExResponse, read: Pick<CachedRead, 'etag' |
  * `/api/map/*` and `/api/maps/{map_id}/*` read families by a map key, one indexed query loads the key's
  * map with its read version; the access rules of map-access.ts run on it. When this process holds the
  * body of the same path and query at that version, it is answered from memory (or 304 when the client's
- * `If-None-Match` names its ETag); otherwise the route computes it, and its JSON is serialised once into
- * the bytes that are sent, hashed for the ETag and kept. Anything else (errors, another principal, a
+ * `If-None-Match` names its ETag); otherwise the route computes it, and its JSON is serialised once, in
+ * bounded chunks (never as one string), which are hashed for the ETag, kept and sent. Anything else (errors, another principal, a
  * change whose event has no id yet) goes to the route as before; 200s still get their ETag.
  */
 export function mapReadCache(deps: { tokens: TokenService; versions: MapReadVersions; cache: MapReadCache; metrics: Metrics }): RequestHandler {
@@ -142,8 +148,7 @@ export function mapReadCache(deps: { tokens: TokenService; versions: MapReadVers
       const json = res.json.bind(res);
       res.json = (body: unknown) => {
         if (res.statusCode !== 200) return json(body);
-        const bytes = Buffer.from(JSON.stringify(body));
-        const read = { etag: etagOf(bytes), body: bytes };
+        const read = jsonChunks(body);
         if (version !== undefined) deps.cache.set(key, { ...read, version, expiresAt: operation.expiresAt?.(body, req, now) ?? Infinity });
         deps.metrics.mapReads.inc({
           result: matchesIfNoneMatch(req.headers['if-none-match'], read.etag) ? 'not_modified' : version === undefined ? 'uncached' : 'miss',

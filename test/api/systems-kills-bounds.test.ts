@@ -2,6 +2,7 @@
  * GET /api/map/systems-kills is bounded: the last 24 hours unless `hours` says otherwise, at most 100
  * kills per system and 1000 in all (the newest ones), in the spec's shape.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeKill, makeMap, makeSystem } from '../support/factories.js';
@@ -65,5 +66,24 @@ describe('GET /api/map/systems-kills bounds', () => {
       expect(per[s], String(s)).toEqual(expected);
     }
     expect(data.reduce((sum, e) => sum + e.kills.length, 0)).toBe(1000);
+
+    // The large body (kept in chunks) reads the same from the cache as computed, byte for byte, with
+    // its length and a tag over exactly those bytes; HEAD gives the headers alone.
+    const path = `/api/map/systems-kills?map_id=${map.id}&hours=8760`;
+    const miss = await t.fetch(`${path}&fresh=1`, { token: key });
+    const hit = await t.fetch(`${path}&fresh=1`, { token: key });
+    const [a, b] = [Buffer.from(await miss.arrayBuffer()), Buffer.from(await hit.arrayBuffer())];
+    expect(a.length).toBeGreaterThan(128 * 1024);
+    expect(b.equals(a)).toBe(true);
+    expect(JSON.parse(a.toString()) as unknown).toEqual({ data });
+    for (const res of [miss, hit]) {
+      expect(res.headers.get('content-length')).toBe(String(a.length));
+      expect(res.headers.get('etag')).toBe(`"${createHash('sha1').update(a).digest('base64url')}"`);
+    }
+    const head = await t.fetch(`${path}&fresh=1`, { token: key, method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(a.length));
+    expect(head.headers.get('etag')).toBe(hit.headers.get('etag'));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
   });
 });

@@ -13,7 +13,10 @@ export interface CachedRead {
   expiresAt: number;
   /** Strong ETag, quoted: a digest of the body bytes. */
   etag: string;
-  body: Buffer;
+  /** The body's bytes, in the bounded chunks it was serialised into (json-chunks.ts). */
+  chunks: Buffer[];
+  /** Bytes in all. */
+  length: number;
 }
 
 /** The strong ETag of a body: the same bytes give the same tag on every replica. */
@@ -46,7 +49,9 @@ export class MapReadCache {
 
   constructor(maxBytes: number) {
     this.entries =
-      maxBytes > 0 ? new LRUCache<string, CachedRead>({ maxSize: maxBytes, sizeCalculation: (e, key) => e.body.length + key.length + 200 }) : undefined;
+      maxBytes > 0
+        ? new LRUCache<string, CachedRead>({ maxSize: maxBytes, sizeCalculation: (e, key) => e.length + key.length + 200 + 80 * e.chunks.length })
+        : undefined;
   }
 
   /** The entry of `key` when it is still current for `version` at `now`. */
