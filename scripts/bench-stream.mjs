@@ -24,6 +24,8 @@
 //   BENCH_CPU_PROF=dir   run the product with --cpu-prof into dir (written when it stops)
 //   BENCH_DIST=dir       build output to benchmark (default dist/; e.g. a copy built from another commit, to compare)
 //   BENCH_NODE_ARGS      more node flags for the product, e.g. "--trace-gc" (its output goes to stdout)
+//   BENCH_STREAM_NODE_OPTIONS  NODE_OPTIONS of the product (default: the chart's stream.nodeOptions,
+//                        --max-semi-space-size=1, as a stream pod runs; '' = Node's defaults)
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,6 +42,9 @@ const int = (name, def) => Number(process.env[name] || def);
 const MAPS = int('BENCH_MAPS', 200);
 const CLIENTS = int('BENCH_CLIENTS', 10_000);
 const IDLE = Number(process.env.BENCH_IDLE ?? 19_900);
+const STREAM_NODE_OPTIONS =
+  process.env.BENCH_STREAM_NODE_OPTIONS ??
+  (/^stream:\n(?: {2}.*\n)*? {2}nodeOptions: (.*)$/m.exec(readFileSync(new URL('../charts/mapintel/values.yaml', import.meta.url), 'utf8'))?.[1] ?? '').trim();
 const RATE = int('BENCH_RATE', 400);
 const SATURATION = (process.env.BENCH_SATURATION || '800,1200').split(',').map(Number).filter(Boolean);
 const PEERS = (process.env.BENCH_PEERS || 'product,baseline,centrifugo').split(',');
@@ -172,6 +177,8 @@ try {
         PATH: process.env.PATH ?? '',
         ...env,
         NODE_ENV: 'production',
+        // As the chart runs a stream pod (stream.nodeOptions); BENCH_STREAM_NODE_OPTIONS= for Node's defaults.
+        NODE_OPTIONS: STREAM_NODE_OPTIONS,
         REDIS_URL: redisUrl,
         REDIS_KEY_PREFIX: prefix,
         SERVICE_SSE_ENABLED: 'true',
@@ -306,26 +313,25 @@ try {
     for (const [name, peer] of peers) {
       const before = rssKiB(peer.srv.child.pid);
       const fdsBefore = readdirSync(`/proc/${peer.srv.child.pid}/fd`).length;
-      let after;
-      let held;
+      // Resident memory and held connections sampled 2, 4 and 6 s after the last connection opened (the
+      // garbage of the connects is collected meanwhile); KB per connection from the median sample.
+      const samples = [];
+      const sample = () => samples.push({ rss: rssKiB(peer.srv.child.pid), held: readdirSync(`/proc/${peer.srv.child.pid}/fd`).length - fdsBefore });
       const [open] = await load({
         targets: peer.targets,
         connections: IDLE,
-        holdMs: 5000,
-        onLine: (l) =>
-          l.phase === 'open' &&
-          setTimeout(() => {
-            after = rssKiB(peer.srv.child.pid);
-            held = readdirSync(`/proc/${peer.srv.child.pid}/fd`).length - fdsBefore;
-          }, 2000),
+        holdMs: 26000,
+        onLine: (l) => l.phase === 'open' && [2000, 6000, 10000, 14000, 18000, 22000].forEach((ms) => setTimeout(sample, ms)),
       });
+      const perConnection = samples.map((x) => (x.rss - before) / x.held).sort((a, b) => a - b);
       results[`idle_${name}`] = {
         opened: open.opened,
         failed: open.failed,
         openPerSecond: open.openPerSecond,
-        // Connections the server holds (its open files, less those it had before), 2 s after the last opened.
-        held,
-        kbPerConnection: +((after - before) / held).toFixed(2),
+        // Connections the server holds (its open files, less those it had before), at the last sample.
+        held: samples.at(-1)?.held,
+        kbPerConnection: +(perConnection[Math.floor(perConnection.length / 2)] ?? NaN).toFixed(2),
+        kbPerConnectionSamples: perConnection.map((x) => +x.toFixed(2)),
       };
       log(`idle ${name}: ${JSON.stringify(results[`idle_${name}`])}`);
       await sleep(2000);
@@ -405,6 +411,7 @@ try {
       ...rows,
       '',
       ...(centrifugoNote ? [centrifugoNote] : []),
+      `product NODE_OPTIONS: ${STREAM_NODE_OPTIONS || "(none: Node's defaults)"} (the chart's stream.nodeOptions; BENCH_STREAM_NODE_OPTIONS overrides)`,
       `load average after the run: ${os
         .loadavg()
         .map((l) => l.toFixed(2))

@@ -75,6 +75,9 @@ end
 return 0
 `;
 
+/** Leases renewed by one command. */
+const RENEW_BATCH = 1_000;
+
 interface Held {
   mapKey: string;
   keyKey: string;
@@ -83,6 +86,7 @@ interface Held {
 /** Caps shared by every process through Redis. */
 export class RedisStreamCaps implements StreamCaps {
   private readonly leases = new Map<string, Held>();
+  private readonly keyNames = new Map<string, string>();
   private readonly timer: NodeJS.Timeout;
   private readonly process = randomUUID();
   private seq = 0;
@@ -103,8 +107,8 @@ export class RedisStreamCaps implements StreamCaps {
 
   async admit(mapId: string, keyId: string): Promise<Admission> {
     if (this.leases.size >= this.limits.perProcess) return { admitted: false, code: 'server_stream_limit', retryAfterS: retryAfter(this.timing) };
-    const held = { mapKey: `${this.prefix}stream:caps:map:${mapId}`, keyKey: `${this.prefix}stream:caps:key:${keyId}` };
-    const id = `${this.process}:${++this.seq}`;
+    const held = { mapKey: this.keyOf('map', mapId), keyKey: this.keyOf('key', keyId) };
+    const id = `${this.process}:${(++this.seq).toString(36)}`;
     // Reserve the local slot first: concurrent admissions of this process must not all pass the ceiling.
     this.leases.set(id, held);
     const now = Date.now();
@@ -154,15 +158,37 @@ export class RedisStreamCaps implements StreamCaps {
     await this.redis.multi().zRem(held.mapKey, id).zRem(held.keyKey, id).exec();
   }
 
+  /**
+   * The Redis key of a map's or an API key's leases, one string per map or key however many
+   * connections hold it (20,000 connections of 200 maps keep 200 strings, not 20,000).
+   */
+  private keyOf(kind: 'map' | 'key', id: string): string {
+    const cacheKey = `${kind}:${id}`;
+    let key = this.keyNames.get(cacheKey);
+    if (key === undefined) {
+      key = `${this.prefix}stream:caps:${kind}:${id}`;
+      if (this.keyNames.size >= 100_000) this.keyNames.clear();
+      this.keyNames.set(cacheKey, key);
+    }
+    return key;
+  }
+
+  /** Extends every lease this process holds, RENEW_BATCH leases a command (bounded memory and Redis time). */
   private async renew(): Promise<void> {
     if (this.leases.size === 0) return;
-    const keys: string[] = [];
-    const ids: string[] = [];
+    const until = String(Date.now() + this.timing.leaseMs);
+    let keys: string[] = [];
+    let ids: string[] = [until];
     for (const [id, held] of this.leases) {
       keys.push(held.mapKey, held.keyKey);
       ids.push(id);
+      if (keys.length >= 2 * RENEW_BATCH) {
+        await this.redis.eval(RENEW, { keys, arguments: ids });
+        keys = [];
+        ids = [until];
+      }
     }
-    await this.redis.eval(RENEW, { keys, arguments: [String(Date.now() + this.timing.leaseMs), ...ids] });
+    if (keys.length) await this.redis.eval(RENEW, { keys, arguments: ids });
   }
 }
 

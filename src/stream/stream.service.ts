@@ -18,7 +18,7 @@ import { parseEventId } from '../events/envelope.js';
 import { matchesFilter, parseEventFilter, type EventFilter } from '../events/event-filter.js';
 import type { EventHistory } from '../events/transport/types.js';
 import { backfill, type EventLogReader } from './backfill.js';
-import { connectedFrame, eventFrame, KEEPALIVE_FRAME, resetFrame, retryFrame } from './sse-frames.js';
+import { connectedFrame, eventFrame, KEEPALIVE_FRAME, resetFrame, retryFrame, SharedFrame } from './sse-frames.js';
 import type { StreamHub, StreamSink } from './stream-hub.js';
 import type { StreamCaps } from './stream-caps.js';
 import type { StreamMetrics } from './stream.metrics.js';
@@ -47,6 +47,9 @@ export interface OpenStream extends StreamSink {
   readonly lastWrite: number;
 }
 
+/** The keepalive comment, encoded once for every connection and every tick (no bytes made per write). */
+const KEEPALIVE = [new SharedFrame(KEEPALIVE_FRAME)];
+
 export class StreamService {
   private accepting = true;
   readonly open = new Set<OpenStream>();
@@ -57,7 +60,7 @@ export class StreamService {
     this.keepalive = setInterval(
       () => {
         const idleSince = Date.now() - d.config.streamKeepaliveMs;
-        for (const s of this.open) if (s.lastWrite <= idleSince) s.write(KEEPALIVE_FRAME);
+        for (const s of this.open) if (s.lastWrite <= idleSince) s.send(KEEPALIVE);
       },
       Math.max(100, Math.floor(d.config.streamKeepaliveMs / 3)),
     );
