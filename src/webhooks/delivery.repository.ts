@@ -17,6 +17,11 @@ export interface PlannedDelivery {
   body: string;
 }
 
+/** A planned delivery in the column names of webhook_deliveries (and of ClaimedDelivery). */
+function deliveryRow(r: PlannedDelivery) {
+  return { subscription_id: r.subscriptionId, map_id: r.mapId, event_id: r.eventId, event_type: r.eventType, event_at_ms: r.eventAtMs, body: r.body };
+}
+
 /** A delivery leased to one worker for its next attempt. */
 export interface ClaimedDelivery {
   id: string;
@@ -84,39 +89,14 @@ export class DeliveryRepository {
          returning id, subscription_id, event_id, lease_owner is not null as leased)
        select ins.id::text as id, ins.leased, s.url, s.secret_encrypted, ins.subscription_id::text as subscription_id, ins.event_id
        from ins left join webhook_subscriptions s on ins.leased and s.id = ins.subscription_id`,
-      [
-        lease?.owner ?? null,
-        lease?.leaseMs ?? 0,
-        JSON.stringify(
-          rows.map((r, i) => ({
-            subscription_id: r.subscriptionId,
-            map_id: r.mapId,
-            event_id: r.eventId,
-            event_type: r.eventType,
-            event_at_ms: r.eventAtMs,
-            body: r.body,
-            lease: lease?.rows.has(i) ?? false,
-          })),
-        ),
-      ],
+      [lease?.owner ?? null, lease?.leaseMs ?? 0, JSON.stringify(rows.map((r, i) => ({ ...deliveryRow(r), lease: lease?.rows.has(i) ?? false })))],
     );
     const byPair = new Map(rows.map((r) => [`${r.subscriptionId} ${r.eventId}`, r]));
     const leased: ClaimedDelivery[] = [];
     for (const row of inserted) {
       if (!row.leased || row.url === null || row.secret_encrypted === null) continue;
       const r = byPair.get(`${row.subscription_id} ${row.event_id}`)!;
-      leased.push({
-        id: row.id,
-        subscription_id: r.subscriptionId,
-        map_id: r.mapId,
-        event_id: r.eventId,
-        event_type: r.eventType,
-        event_at_ms: r.eventAtMs,
-        body: r.body,
-        attempts: 0,
-        url: row.url,
-        secret_encrypted: row.secret_encrypted,
-      });
+      leased.push({ ...deliveryRow(r), id: row.id, attempts: 0, url: row.url, secret_encrypted: row.secret_encrypted });
     }
     return { added: inserted.length, leased };
   }
