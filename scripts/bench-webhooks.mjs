@@ -59,6 +59,7 @@
 //   BENCH_PHASES           phases to run, comma list of saturation,baseline,latency,isolation (default all;
 //                          baseline needs saturation)
 //   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION, WEBHOOK_RETRY_WAITS, DATABASE_POOL_MAX   passed to the worker when set
+//   BENCH_WORKER_NODE_OPTIONS  NODE_OPTIONS of the worker process (default: none), e.g. "--max-semi-space-size=1"
 //   BENCH_DIST=dir         build output to benchmark (default dist/)
 //   BENCH_CPU_PROF=dir     run the worker with --cpu-prof into dir (one profile per worker process, written when it stops)
 //   BENCH_KEEP_DB=1        keep the database after the run
@@ -183,6 +184,7 @@ async function main() {
   const childEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production' };
   const workerEnv = { WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_TIMEOUT_MS: String(timeoutMs) };
   for (const k of ['WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', 'WEBHOOK_RETRY_WAITS', 'DATABASE_POOL_MAX']) if (process.env[k]) workerEnv[k] = process.env[k];
+  if (process.env.BENCH_WORKER_NODE_OPTIONS !== undefined) workerEnv.NODE_OPTIONS = process.env.BENCH_WORKER_NODE_OPTIONS;
 
   const closers = [];
   let failed = false;
