@@ -114,18 +114,32 @@ export class DeliveryWorker {
 
   private async planLoop(): Promise<void> {
     while (this.running) {
+      let events: EventEnvelope[];
       try {
-        const events = await this.o.consumer.next(PLAN_BATCH, 1_000);
-        if (!this.running) return;
-        if (events.length === 0) continue;
-        const planned = await this.plan(events);
-        if (planned) this.wake();
-        this.commitPosition(events);
-        this.o.metrics.plannerLag.set(Math.max(0, Date.now() - Date.parse(events.at(-1)!.ts)) / 1000);
+        events = await this.o.consumer.next(PLAN_BATCH, 1_000);
       } catch (err) {
-        this.o.log.error({ err }, 'webhook planning failed; retrying');
+        this.o.log.error({ err }, 'reading events for webhook planning failed; retrying');
         await sleep(1_000);
+        continue;
       }
+      if (!this.running) return;
+      if (events.length === 0) continue;
+      // The consumer has handed these out: they are planned before anything after them, or the
+      // position (which moves per map to the newest planned id) would pass them. Stopping first leaves
+      // the position behind them, and the next start plans them from the event log.
+      for (let failures = 0; ; failures++) {
+        try {
+          const planned = await this.plan(events);
+          if (planned) this.wake();
+          break;
+        } catch (err) {
+          this.o.log.error({ err, events: events.length, failures: failures + 1 }, 'webhook planning failed; retrying the same events');
+          await sleep(Math.min(200 * 2 ** failures, 5_000));
+          if (!this.running) return;
+        }
+      }
+      this.commitPosition(events);
+      this.o.metrics.plannerLag.set(Math.max(0, Date.now() - Date.parse(events.at(-1)!.ts)) / 1000);
     }
   }
 
