@@ -4,7 +4,7 @@
  * in-process; data, the encryption key and the admin token survive a restart.
  */
 import { dbOf } from '../../src/db/db.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,11 +18,13 @@ import { createLogger } from '../../src/log.js';
 import { FIXTURE_SDE } from '../support/factories.js';
 import { startReceiver } from '../support/receiver.js';
 import { moveSystem } from '../support/sse.js';
+import { freePort } from '../support/redis-server.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mapintel-embedded-'));
 const env = {
   DATA_DIR: dataDir,
-  EMBEDDED_PG_PORT: String(55000 + Math.floor(Math.random() * 2000)),
+  // A port nobody listens on now (set before the test), not a random one that may be in use.
+  EMBEDDED_PG_PORT: '',
   PORT: '0',
   HOST: '127.0.0.1',
   OPS_PORT: '0',
@@ -35,6 +37,9 @@ const env = {
 };
 
 describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
+  beforeAll(async () => {
+    env.EMBEDDED_PG_PORT = String(await freePort());
+  });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('runs PostgreSQL under DATA_DIR, seeds the demo, serves it, and keeps everything across a restart', async () => {
