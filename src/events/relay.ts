@@ -72,13 +72,8 @@ export class EventRelay {
   private readonly recover = new Set<number>();
   private running = false;
   private readonly alarm = new Alarm();
-  /** NOTIFYs and pokes received so far. */
-  private wakeups = 0;
-  /**
-   * Per partition, `wakeups` when its last read of the outbox began. A wakeup counted before that read
-   * is covered by it (the NOTIFY is sent after its commit); one counted after means another pass.
-   */
-  private readonly readAt = new Map<number, number>();
+  /** A NOTIFY (or poke) arrived since the current pass began: go round again instead of sleeping. */
+  private notified = false;
   private loop: Promise<void> | undefined;
   private lastPrune = 0;
   private failures = 0;
@@ -116,7 +111,7 @@ export class EventRelay {
 
   /** Wakes the loop (after a local commit; NOTIFY does the same for other processes). */
   poke(): void {
-    this.wakeups++;
+    this.notified = true;
     this.alarm.ring();
   }
 
@@ -142,18 +137,14 @@ export class EventRelay {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        // A commit that lands after a partition's last read of this pass rings the alarm while nobody
-        // sleeps on it: the count keeps it (one more pass) instead of leaving it to the poll interval, and
-        // a NOTIFY of a commit that read already saw costs no pass.
-        const start = this.wakeups;
+        // A commit that lands after this pass has read the outbox rings the alarm while nobody sleeps on it:
+        // the flag keeps it (one more pass) instead of leaving it to the poll interval.
+        this.notified = false;
         await this.ensureSession();
-        const partitions = this.heldPartitions();
-        for (const p of partitions) await this.drainPartition(p);
+        for (const p of this.heldPartitions()) await this.drainPartition(p);
         await this.maybePrune();
         this.failures = 0;
-        // Every held partition read the outbox at least once in this pass (drainPartition → assign).
-        const covered = partitions.length ? Math.min(...partitions.map((p) => this.readAt.get(p) ?? start)) : start;
-        if (this.wakeups > covered) continue;
+        if (this.notified) continue;
       } catch (err) {
         this.failures++;
         this.lastIds.clear();
@@ -243,7 +234,6 @@ export class EventRelay {
    * their ids, for step 2.
    */
   private async assign(p: number): Promise<AssignedRow[]> {
-    this.readAt.set(p, this.wakeups);
     const params: unknown[] = [this.opts.batchSize];
     if (this.opts.partitions > 1) params.push(p);
     const rows = (

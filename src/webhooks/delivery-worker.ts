@@ -180,33 +180,7 @@ export class DeliveryWorker {
     }
     // The deliveries this worker has slots for are leased as they are planned and sent at once; the
     // rest wait for a claim (by this worker or another).
-    const lease = new Set<number>();
-    if (this.running) {
-      let free = this.o.concurrency - this.inFlight;
-      const since = Date.now() - 1_000;
-      const recent = (id: string) => (this.streak.get(id) ?? 0) > 0 && (this.lastOk.get(id) ?? 0) >= since;
-      // A burst for a subscription that succeeded before but not in the last second (a map written now
-      // and then) goes out at once, up to its earned slots, within a budget of half the worker's slots
-      // for such subscriptions: if those receivers began to hang meanwhile, the other half still serves
-      // the rest. Beyond the budget it starts with one attempt, as the claim does.
-      let burstBudget = Math.floor(this.o.concurrency / 2);
-      for (const [id, n] of this.inFlightBySub) if (!recent(id)) burstBudget -= n;
-      for (const [i, r] of rows.entries()) {
-        if (free <= 0) break;
-        const id = r.subscriptionId;
-        const inFlight = this.inFlightBySub.get(id) ?? 0;
-        const earned = Math.min(this.o.perSubscription, 1 + (this.streak.get(id) ?? 0));
-        let take: boolean;
-        if (recent(id)) take = inFlight < earned;
-        else if (inFlight === 0) take = true;
-        else take = inFlight < earned && burstBudget > 0;
-        if (!take) continue;
-        if (!recent(id)) burstBudget--;
-        free--;
-        lease.add(i);
-        this.reserve(id);
-      }
-    }
+    const lease = this.running ? this.reserveForPlanning(rows) : new Set<number>();
     let planned: { added: number; leased: ClaimedDelivery[] };
     try {
       planned = await this.deliveries.plan(this.o.db, rows, { owner: this.owner, leaseMs: this.o.leaseMs, rows: lease });
@@ -216,6 +190,34 @@ export class DeliveryWorker {
     for (const d of planned.leased) this.begin(d);
     this.o.metrics.planned.inc(planned.added);
     return planned.added;
+  }
+
+  /**
+   * The rows (by index) this worker takes as they are planned, their slots reserved. A burst for a
+   * subscription that succeeded before but not in the last second (a map written now and then) goes out
+   * at once, up to its earned slots, within a budget of half the worker's slots for such subscriptions:
+   * if those receivers began to hang meanwhile, the other half still serves the rest. Beyond the budget
+   * it starts with one attempt, as the claim does.
+   */
+  private reserveForPlanning(rows: readonly PlannedDelivery[]): Set<number> {
+    const lease = new Set<number>();
+    let free = this.o.concurrency - this.inFlight;
+    const since = Date.now() - 1_000;
+    let burstBudget = Math.floor(this.o.concurrency / 2);
+    for (const [id, n] of this.inFlightBySub) if (!this.recent(id, since)) burstBudget -= n;
+    for (const [i, r] of rows.entries()) {
+      if (free <= 0) break;
+      const id = r.subscriptionId;
+      const inFlight = this.inFlightBySub.get(id) ?? 0;
+      const recent = this.recent(id, since);
+      const take = recent ? inFlight < this.earned(id) : inFlight === 0 || (inFlight < this.earned(id) && burstBudget > 0);
+      if (!take) continue;
+      if (!recent) burstBudget--;
+      free--;
+      lease.add(i);
+      this.reserve(id);
+    }
+    return lease;
   }
 
   // --- dispatch: due deliveries → attempts ---
@@ -259,11 +261,20 @@ export class DeliveryWorker {
     for (const id of new Set([...this.inFlightBySub.keys(), ...this.streak.keys()])) {
       // Successes in a row count only while they are recent: a subscription quiet for a second starts
       // again at one slot, so a receiver that began to hang meanwhile cannot take eight at once.
-      const recent = (this.streak.get(id) ?? 0) > 0 && (this.lastOk.get(id) ?? 0) >= since ? this.streak.get(id)! : 0;
-      const allowed = Math.min(this.o.perSubscription, 1 + recent);
+      const allowed = this.recent(id, since) ? this.earned(id) : 1;
       left.set(id, Math.max(0, allowed - (this.inFlightBySub.get(id) ?? 0)));
     }
     return left;
+  }
+
+  /** Whether the subscription's successes in a row count: it has some, and the last is newer than `since`. */
+  private recent(id: string, since: number): boolean {
+    return (this.streak.get(id) ?? 0) > 0 && (this.lastOk.get(id) ?? 0) >= since;
+  }
+
+  /** Slots the subscription has earned: one, plus its successes in a row, up to the per-subscription limit. */
+  private earned(id: string): number {
+    return Math.min(this.o.perSubscription, 1 + (this.streak.get(id) ?? 0));
   }
 
   /** Counts a slot of the subscription as taken (an attempt in flight, or one being leased). */

@@ -11,6 +11,7 @@ import { importFixture, makeMap } from '../support/factories.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { moveSystem } from '../support/sse.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
+import { subscribe, toggleWebhooks } from '../support/webhooks.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
 import { TEST_DATABASE_URL } from '../support/db.js';
 import { apiRole } from '../../src/api/api.role.js';
@@ -65,21 +66,8 @@ async function subscribedMap() {
   const { map, key } = await makeMap(t.platform);
   const receiver = await startReceiver();
   receivers.push(receiver);
-  const res = await t.fetch(`/api/maps/${map.id}/webhooks`, {
-    method: 'POST',
-    token: key,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ url: receiver.url, events: ['*'] }),
-  });
-  expect(res.status).toBe(201);
-  receiver.secrets.push(((await res.json()) as { data: { secret: string } }).data.secret);
-  const on = await t.fetch(`/api/maps/${map.id}/webhooks/toggle`, {
-    method: 'PUT',
-    token: key,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ enabled: true }),
-  });
-  expect(on.status).toBe(200);
+  await subscribe(t, map.id, key, receiver, receiver.url);
+  await toggleWebhooks(t, map.id, key);
   return { map, key, receiver };
 }
 

@@ -10,6 +10,7 @@ import { moveSystem } from '../support/sse.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { workerRole } from '../../src/worker/worker.role.js';
+import { subscribe, toggleWebhooks, WEBHOOKS_ON } from '../support/webhooks.js';
 
 const TIMEOUT_MS = 2_000;
 
@@ -22,8 +23,7 @@ describe('webhook worker isolation', () => {
     s = await startTestServer({
       roles: [apiRole, workerRole],
       env: {
-        SERVICE_WEBHOOKS_ENABLED: 'true',
-        SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true',
+        ...WEBHOOKS_ON,
         WEBHOOK_CONCURRENCY: '6',
         WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '4',
         WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
@@ -41,34 +41,13 @@ describe('webhook worker isolation', () => {
     await s?.close();
   });
 
-  async function subscribe(mapId: string, key: string, receiver: Receiver, path: string) {
-    const res = await s.fetch(`/api/maps/${mapId}/webhooks`, {
-      method: 'POST',
-      token: key,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `${receiver.url}/${path}`, events: ['*'] }),
-    });
-    expect(res.status).toBe(201);
-    receiver.secrets.push(((await res.json()) as { data: { secret: string } }).data.secret);
-  }
-
-  async function switchOn(mapId: string, key: string) {
-    const res = await s.fetch(`/api/maps/${mapId}/webhooks/toggle`, {
-      method: 'PUT',
-      token: key,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ enabled: true }),
-    });
-    expect(res.status).toBe(200);
-  }
-
   it('gives receivers that hang one slot each; a healthy receiver gets every event before their attempts time out', async () => {
     const dead = await makeMap(s.platform);
-    for (const path of ['h0', 'h1', 'h2']) await subscribe(dead.map.id, dead.key, hanging, path);
-    await switchOn(dead.map.id, dead.key);
+    for (const path of ['h0', 'h1', 'h2']) await subscribe(s, dead.map.id, dead.key, hanging, `${hanging.url}/${path}`);
+    await toggleWebhooks(s, dead.map.id, dead.key);
     const live = await makeMap(s.platform);
-    await subscribe(live.map.id, live.key, healthy, 'ok');
-    await switchOn(live.map.id, live.key);
+    await subscribe(s, live.map.id, live.key, healthy, `${healthy.url}/ok`);
+    await toggleWebhooks(s, live.map.id, live.key);
 
     // Five events for each hanging subscription (15 deliveries, more than the worker's 6 slots)...
     for (let i = 0; i < 5; i++) await moveSystem(s, dead.map.slug, dead.key);

@@ -11,6 +11,7 @@ import { moveSystem } from '../support/sse.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { workerRole } from '../../src/worker/worker.role.js';
+import { subscribe, toggleWebhooks, WEBHOOKS_ON } from '../support/webhooks.js';
 
 describe('webhook planning after a failed insert', () => {
   let s: TestServer;
@@ -20,8 +21,7 @@ describe('webhook planning after a failed insert', () => {
     s = await startTestServer({
       roles: [apiRole, workerRole],
       env: {
-        SERVICE_WEBHOOKS_ENABLED: 'true',
-        SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true',
+        ...WEBHOOKS_ON,
         DATABASE_LOCK_TIMEOUT_MS: '300',
       },
     });
@@ -35,21 +35,8 @@ describe('webhook planning after a failed insert', () => {
 
   it('plans the events of a failed insert again; none is skipped', async () => {
     const { map, key } = await makeMap(s.platform);
-    const created = await s.fetch(`/api/maps/${map.id}/webhooks`, {
-      method: 'POST',
-      token: key,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `${receiver.url}/p`, events: ['*'] }),
-    });
-    expect(created.status).toBe(201);
-    receiver.secrets.push(((await created.json()) as { data: { secret: string } }).data.secret);
-    const toggled = await s.fetch(`/api/maps/${map.id}/webhooks/toggle`, {
-      method: 'PUT',
-      token: key,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ enabled: true }),
-    });
-    expect(toggled.status).toBe(200);
+    await subscribe(s, map.id, key, receiver, `${receiver.url}/p`);
+    await toggleWebhooks(s, map.id, key);
 
     // Another session locks the queue against inserts for 2.5 s: planning fails on its lock timeout.
     const locker = new pg.Client({ connectionString: s.config.databaseUrl, options: `-c search_path=${s.config.databaseSchema},public` });

@@ -1,0 +1,43 @@
+/**
+ * Webhook set-up through the public API, as an integrator does it: subscribe a receiver (its secret
+ * goes to the receiver, which verifies with it) and switch the map's webhooks on.
+ */
+import { expect } from 'vitest';
+import type { Receiver } from './receiver.js';
+
+type Fetcher = { fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response> };
+
+/** What a server needs to manage webhooks and deliver them to the tests' loopback receivers. */
+export const WEBHOOKS_ON = { SERVICE_WEBHOOKS_ENABLED: 'true', SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true' } as const;
+
+/** POST /api/maps/{map_id}/webhooks for `url` (201 expected); the secret is given to `receiver`. */
+export async function subscribe(
+  s: Fetcher,
+  mapId: string,
+  key: string,
+  receiver: Receiver,
+  url: string,
+  events: string[] = ['*'],
+): Promise<{ id: string; secret: string }> {
+  const res = await s.fetch(`/api/maps/${mapId}/webhooks`, {
+    method: 'POST',
+    token: key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url, events }),
+  });
+  expect(res.status).toBe(201);
+  const sub = ((await res.json()) as { data: { id: string; secret: string } }).data;
+  receiver.secrets.push(sub.secret);
+  return sub;
+}
+
+/** PUT /api/maps/{map_id}/webhooks/toggle (200 expected). */
+export async function toggleWebhooks(s: Fetcher, mapId: string, key: string, enabled = true): Promise<void> {
+  const res = await s.fetch(`/api/maps/${mapId}/webhooks/toggle`, {
+    method: 'PUT',
+    token: key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ enabled }),
+  });
+  expect(res.status).toBe(200);
+}
