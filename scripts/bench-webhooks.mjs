@@ -76,6 +76,7 @@ import {
   backendsDelta,
   databaseBackends,
   deleteRedisKeys,
+  distribution,
   drive,
   dropDatabase,
   freePort,
@@ -98,6 +99,14 @@ import {
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (msg) => process.stderr.write(`[bench-webhooks] ${msg}\n`);
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '-');
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** The ms timestamp of a ULID (its first ten characters). */
+function ulidMs(id) {
+  let ms = 0;
+  for (const c of id.slice(0, 10)) ms = ms * 32 + CROCKFORD.indexOf(c);
+  return ms;
+}
 
 function listEnv(name, def) {
   const text = process.env[name];
@@ -316,18 +325,23 @@ async function main() {
         const map = maps[mapCursor++ % maps.length];
         return { map, kids: Array.from({ length: size }, () => killSeq++) };
       });
+    /** Durations (ms) of the write transactions of the current paced run. */
+    let txMs = [];
     const write = async (txs, rate) => {
+      txMs = [];
       await drive({
         count: txs.length,
         writers,
         rate,
         op: async (j) => {
           const { map, kids } = txs[j];
+          const began = nowMs();
           const res = await platform.kills.import(
             map.principal,
             map.id,
             kids.map((k) => toKillInput(killInput(k))),
           );
+          txMs.push(nowMs() - began);
           if (res.inserted !== kids.length) throw new Error(`a batch of ${kids.length} kills stored ${res.inserted}`);
         },
       });
@@ -398,14 +412,26 @@ async function main() {
      * relay, the worker's consumer and its planning: webhook_deliveries.inserted_at − event_at).
      */
     const shares = async (sinceMs) => {
-      const row = (
+      const rows = (
         await raw.query(
-          `select percentile_cont(array[0.5, 0.99]) within group (order by extract(epoch from d.inserted_at - d.event_at) * 1000) as planned
+          `select extract(epoch from d.event_at) * 1000 as event_ms, extract(epoch from d.inserted_at) * 1000 as planned_ms, d.event_id
            from webhook_deliveries d where d.inserted_at >= to_timestamp($1 / 1000.0)`,
           [sinceMs],
         )
-      ).rows[0];
-      return { planned: row.planned ?? [NaN, NaN] };
+      ).rows;
+      // The relay gives an event its id (a ULID, whose first 48 bits are the ms it was made) after the
+      // writer's commit: event→id is the write transaction and the relay's wake-up; id→planned the relay's
+      // update and XADD, the worker's read and its planning insert.
+      const pair = (xs) => {
+        const d = distribution(xs);
+        return [d.p50, d.p99];
+      };
+      return {
+        planned: pair(rows.map((r) => r.planned_ms - r.event_ms)),
+        eventToId: pair(rows.map((r) => ulidMs(r.event_id) - r.event_ms)),
+        idToPlanned: pair(rows.map((r) => r.planned_ms - ulidMs(r.event_id))),
+        writeTx: pair(txMs),
+      };
     };
 
     const results = { saturation: undefined, baseline: undefined, latency: [], isolation: undefined };
@@ -620,7 +646,8 @@ async function main() {
       ...results.latency.map(
         (r) =>
           `  rate ${r.rate}: written at ${fmt(r.offeredPerSecond, 0)} deliveries/s over ${fmt(r.writeSeconds, 1)} s; p90 ${fmt(r.latencyMs.p90, 1)} max ${fmt(r.latencyMs.max, 1)} ms; ` +
-          `event→planned p50 ${fmt(r.planned[0], 1)} p99 ${fmt(r.planned[1], 1)} ms; ` +
+          `event→planned p50 ${fmt(r.planned[0], 1)} p99 ${fmt(r.planned[1], 1)} ms (event→id ${fmt(r.eventToId[0], 1)} / ${fmt(r.eventToId[1], 1)}, ` +
+          `id→planned ${fmt(r.idToPlanned[0], 1)} / ${fmt(r.idToPlanned[1], 1)}; write transactions ${fmt(r.writeTx[0], 1)} / ${fmt(r.writeTx[1], 1)}); ` +
           `${r.connections} connections opened; signatures sampled ${r.verified.checked}, failed ${r.verified.failed}\n${cpuLine(`rate ${r.rate}`, r)}`,
       ),
       ...(iso
