@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Kysely } from '@mikro-orm/postgresql';
+import { CompiledQuery, type QueryResult } from 'kysely';
 import type { Orm } from './orm.js';
 
 /**
@@ -17,6 +18,15 @@ export interface Db {
   one<T extends object>(text: string, params?: readonly unknown[]): Promise<T | undefined>;
   /** A statement without rows; returns the number of rows it affected. */
   run(text: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * Like `all`, with `$1, $2, …` placeholders whose values travel as bind parameters beside the text
+   * instead of being quoted into it. For large values (a JSON batch of webhook bodies): quoting copies
+   * and escapes them character by character, and doubles their backslashes on the wire. Values are sent
+   * as node-postgres sends them: an array is one PostgreSQL array, not a list.
+   */
+  allBound<T extends object>(text: string, params: readonly unknown[]): Promise<T[]>;
+  /** Like `run`, with bind parameters as in `allBound`. */
+  runBound(text: string, params: readonly unknown[]): Promise<number>;
   /**
    * Runs `fn` in a transaction (committed when it resolves, rolled back when it throws). Called on a
    * handle that is already in a transaction, it joins that transaction.
@@ -76,6 +86,23 @@ class Handle implements Db {
     this.guard();
     const res = await this.em.getConnection().execute<{ affectedRows?: number }>(text, [...params], 'run', this.ctx);
     return res.affectedRows ?? 0;
+  }
+
+  async allBound<T extends object>(text: string, params: readonly unknown[]): Promise<T[]> {
+    return (await this.bound<T>(text, params)).rows;
+  }
+
+  async runBound(text: string, params: readonly unknown[]): Promise<number> {
+    return Number((await this.bound(text, params)).numAffectedRows ?? 0);
+  }
+
+  /** Runs a query with bind parameters on this handle's connection (its transaction's, if any). */
+  private async bound<T>(text: string, params: readonly unknown[]): Promise<QueryResult<T>> {
+    this.guard();
+    const conn = this.em.getConnection();
+    await conn.ensureConnection();
+    const executor = (this.ctx as Kysely<unknown> | undefined) ?? conn.getClient();
+    return executor.executeQuery<T>(CompiledQuery.raw(text, [...params]));
   }
 
   async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {

@@ -42,6 +42,13 @@ export interface DeliveryWorkerOptions {
 }
 
 const PLAN_BATCH = 500;
+/**
+ * Leased deliveries a worker may hold beyond its slots, as a share of WEBHOOK_CONCURRENCY: a slot that
+ * frees up starts the next attempt from this buffer at once, instead of waiting for a claim round trip
+ * (which takes longer than many attempts do on a busy machine). The buffer counts toward each
+ * subscription's slots, so a hanging receiver still holds at most its one.
+ */
+const PREFETCH_SHARE = 1;
 const FLUSH_EVERY_MS = 20;
 const FLUSH_MAX = 500;
 const SWEEP_EVERY_MS = 5 * 60_000;
@@ -71,7 +78,8 @@ export class DeliveryWorker {
   private readonly cache: SubscriptionCache;
   private readonly dispatchAlarm = new Alarm();
   private readonly flushAlarm = new Alarm();
-  private readonly inFlightBySub = new Map<string, number>();
+  /** Per subscription, slots held: attempts in flight and leased deliveries waiting in `ready`. */
+  private readonly heldBySub = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
   private readonly secrets = new Map<string, string>();
   /** Per subscription, when its last success was. */
@@ -82,7 +90,14 @@ export class DeliveryWorker {
   /** Planned events whose consumer position is not moved yet, and the loop moving it. */
   private uncommitted: EventEnvelope[] = [];
   private committing: Promise<void> | undefined;
-  private inFlight = 0;
+  /** Slots held in all (attempts in flight, deliveries waiting in `ready`, rows being leased by planning). */
+  private held = 0;
+  /** Attempts in flight (at most WEBHOOK_CONCURRENCY). */
+  private active = 0;
+  /** Leased deliveries waiting for a free slot, in the order they were leased. */
+  private ready: ClaimedDelivery[] = [];
+  /** Slots plus the prefetch buffer: how many deliveries this worker holds leased at most. */
+  private readonly capacity: number;
   private running = false;
   private wanted = false;
   private loops: Promise<void>[] = [];
@@ -90,6 +105,7 @@ export class DeliveryWorker {
 
   constructor(private readonly o: DeliveryWorkerOptions) {
     this.cache = new SubscriptionCache(o.db);
+    this.capacity = o.concurrency + Math.ceil(o.concurrency * PREFETCH_SHARE);
   }
 
   start(): void {
@@ -104,6 +120,7 @@ export class DeliveryWorker {
     this.running = false;
     for (const t of this.timers) clearInterval(t);
     this.dispatchAlarm.ring();
+    await this.releaseReady();
     await Promise.race([Promise.allSettled([...this.attempts]), sleep(Math.max(0, deadline - Date.now()))]);
     this.flushAlarm.ring();
     await Promise.race([Promise.allSettled([...this.loops, this.committing]), sleep(Math.max(0, deadline - Date.now()))]);
@@ -201,16 +218,16 @@ export class DeliveryWorker {
    */
   private reserveForPlanning(rows: readonly PlannedDelivery[]): Set<number> {
     const lease = new Set<number>();
-    let free = this.o.concurrency - this.inFlight;
+    let free = this.o.concurrency - this.held;
     const since = Date.now() - 1_000;
     let burstBudget = Math.floor(this.o.concurrency / 2);
-    for (const [id, n] of this.inFlightBySub) if (!this.recent(id, since)) burstBudget -= n;
+    for (const [id, n] of this.heldBySub) if (!this.recent(id, since)) burstBudget -= n;
     for (const [i, r] of rows.entries()) {
       if (free <= 0) break;
       const id = r.subscriptionId;
-      const inFlight = this.inFlightBySub.get(id) ?? 0;
+      const held = this.heldBySub.get(id) ?? 0;
       const recent = this.recent(id, since);
-      const take = recent ? inFlight < this.earned(id) : inFlight === 0 || (inFlight < this.earned(id) && burstBudget > 0);
+      const take = recent ? held < this.earned(id) : held === 0 || (held < this.earned(id) && burstBudget > 0);
       if (!take) continue;
       if (!recent) burstBudget--;
       free--;
@@ -232,9 +249,18 @@ export class DeliveryWorker {
       this.wanted = false;
       let full = false;
       try {
-        const free = this.o.concurrency - this.inFlight;
+        const free = this.capacity - this.held;
         if (free > 0) {
           const claimed = await this.deliveries.claim(this.o.db, this.owner, this.o.leaseMs, free, 1, this.allowances());
+          if (!this.running) {
+            // Stopping: what was leased meanwhile goes back at once instead of waiting for its lease to end.
+            await this.deliveries.release(
+              this.o.db,
+              this.owner,
+              claimed.map((d) => d.id),
+            );
+            return;
+          }
           for (const d of claimed) this.begin(d);
           full = claimed.length === free;
         }
@@ -245,7 +271,7 @@ export class DeliveryWorker {
       }
       if (!this.running) return;
       // More may be due at once when the claim was full and slots free up; else wait for news.
-      if (!this.wanted && !(full && this.inFlight < this.o.concurrency)) await this.dispatchAlarm.sleep(this.o.pollMs);
+      if (!this.wanted && !(full && this.held < this.capacity)) await this.dispatchAlarm.sleep(this.o.pollMs);
     }
   }
 
@@ -258,11 +284,11 @@ export class DeliveryWorker {
   private allowances(): Map<string, number> {
     const left = new Map<string, number>();
     const since = Date.now() - 1_000;
-    for (const id of new Set([...this.inFlightBySub.keys(), ...this.streak.keys()])) {
+    for (const id of new Set([...this.heldBySub.keys(), ...this.streak.keys()])) {
       // Successes in a row count only while they are recent: a subscription quiet for a second starts
       // again at one slot, so a receiver that began to hang meanwhile cannot take eight at once.
       const allowed = this.recent(id, since) ? this.earned(id) : 1;
-      left.set(id, Math.max(0, allowed - (this.inFlightBySub.get(id) ?? 0)));
+      left.set(id, Math.max(0, allowed - (this.heldBySub.get(id) ?? 0)));
     }
     return left;
   }
@@ -277,32 +303,59 @@ export class DeliveryWorker {
     return Math.min(this.o.perSubscription, 1 + (this.streak.get(id) ?? 0));
   }
 
-  /** Counts a slot of the subscription as taken (an attempt in flight, or one being leased). */
+  /** Counts a slot of the subscription as taken (an attempt in flight, a delivery waiting in `ready`, or one being leased). */
   private reserve(subscriptionId: string): void {
-    this.inFlight++;
-    this.inFlightBySub.set(subscriptionId, (this.inFlightBySub.get(subscriptionId) ?? 0) + 1);
-    this.o.metrics.inFlight.set(this.inFlight);
+    this.held++;
+    this.heldBySub.set(subscriptionId, (this.heldBySub.get(subscriptionId) ?? 0) + 1);
   }
 
   private release(subscriptionId: string): void {
-    this.inFlight--;
-    const n = (this.inFlightBySub.get(subscriptionId) ?? 1) - 1;
-    if (n > 0) this.inFlightBySub.set(subscriptionId, n);
-    else this.inFlightBySub.delete(subscriptionId);
-    this.o.metrics.inFlight.set(this.inFlight);
+    this.held--;
+    const n = (this.heldBySub.get(subscriptionId) ?? 1) - 1;
+    if (n > 0) this.heldBySub.set(subscriptionId, n);
+    else this.heldBySub.delete(subscriptionId);
   }
 
+  /** Takes a leased delivery: its attempt starts now if a slot is free, else it waits in `ready`. */
   private begin(d: ClaimedDelivery): void {
     this.reserve(d.subscription_id);
+    if (this.active < this.o.concurrency) this.launch(d);
+    else this.ready.push(d);
+  }
+
+  private launch(d: ClaimedDelivery): void {
+    this.active++;
+    this.o.metrics.inFlight.set(this.active);
     const p = this.attempt(d)
       .catch((err: unknown) => this.o.log.error({ err, subscription: d.subscription_id }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
+        this.active--;
+        this.o.metrics.inFlight.set(this.active);
         this.release(d.subscription_id);
         this.attempts.delete(p);
-        // Claim again once a quarter of the slots are free (or work was announced), not per slot.
-        if (this.inFlight <= this.o.concurrency * 0.75) this.wake();
+        const next = this.running ? this.ready.shift() : undefined;
+        if (next) this.launch(next);
+        // Claim again once a quarter of the slots and buffer is free (or work was announced), not per slot.
+        if (this.held <= this.capacity - this.o.concurrency / 4) this.wake();
       });
     this.attempts.add(p);
+  }
+
+  /** Gives the leases of deliveries that did not start back (the worker is stopping). */
+  private async releaseReady(): Promise<void> {
+    const waiting = this.ready;
+    this.ready = [];
+    for (const d of waiting) this.release(d.subscription_id);
+    if (waiting.length === 0) return;
+    try {
+      await this.deliveries.release(
+        this.o.db,
+        this.owner,
+        waiting.map((d) => d.id),
+      );
+    } catch (err) {
+      this.o.log.warn({ err, deliveries: waiting.length }, 'giving back leased webhook deliveries failed; they are taken over when their leases end');
+    }
   }
 
   private async attempt(d: ClaimedDelivery): Promise<void> {

@@ -72,7 +72,23 @@ export class DeliveryRepository {
     lease?: { owner: string; leaseMs: number; rows: ReadonlySet<number> },
   ): Promise<{ added: number; leased: ClaimedDelivery[] }> {
     if (rows.length === 0) return { added: 0, leased: [] };
-    const inserted = await db.all<{
+    // Each event's body travels once (a map has up to five subscriptions), as bind parameters: the
+    // events as columns, then the (event, subscription, leased now) pairs in the order given.
+    const events: PlannedDelivery[] = [];
+    const eventIndex = new Map<string, number>();
+    const pairs = { event: [] as number[], subscription: [] as string[], lease: [] as boolean[] };
+    for (const [i, r] of rows.entries()) {
+      const key = `${r.mapId} ${r.eventId}`;
+      let e = eventIndex.get(key);
+      if (e === undefined) {
+        e = events.push(r);
+        eventIndex.set(key, e);
+      }
+      pairs.event.push(e);
+      pairs.subscription.push(r.subscriptionId);
+      pairs.lease.push(lease?.rows.has(i) ?? false);
+    }
+    const inserted = await db.allBound<{
       id: string;
       leased: boolean;
       url: string | null;
@@ -80,16 +96,33 @@ export class DeliveryRepository {
       subscription_id: string;
       event_id: string;
     }>(
-      `with ins as (
+      `with ev as (
+         select * from unnest($3::uuid[], $4::text[], $5::text[], $6::float8[], $7::text[]) with ordinality
+           as e(map_id, event_id, event_type, event_at_ms, body, n)),
+       ins as (
          insert into webhook_deliveries (subscription_id, map_id, event_id, event_type, event_at, body, lease_owner, lease_until)
-         select v.subscription_id, v.map_id, v.event_id, v.event_type, to_timestamp(v.event_at_ms / 1000.0), v.body,
-           case when v.lease then ?::text end, case when v.lease then now() + make_interval(secs => ? / 1000.0) end
-         from jsonb_to_recordset(?::jsonb) as v(subscription_id uuid, map_id uuid, event_id text, event_type text, event_at_ms float8, body text, lease boolean)
+         select p.subscription_id, ev.map_id, ev.event_id, ev.event_type, to_timestamp(ev.event_at_ms / 1000.0), ev.body,
+           case when p.lease then $1::text end, case when p.lease then now() + make_interval(secs => $2::float8 / 1000.0) end
+         from unnest($8::int[], $9::uuid[], $10::boolean[]) with ordinality as p(e, subscription_id, lease, n)
+         join ev on ev.n = p.e
+         order by p.n
          on conflict (subscription_id, event_id) do nothing
          returning id, subscription_id, event_id, lease_owner is not null as leased)
        select ins.id::text as id, ins.leased, s.url, s.secret_encrypted, ins.subscription_id::text as subscription_id, ins.event_id
-       from ins left join webhook_subscriptions s on ins.leased and s.id = ins.subscription_id`,
-      [lease?.owner ?? null, lease?.leaseMs ?? 0, JSON.stringify(rows.map((r, i) => ({ ...deliveryRow(r), lease: lease?.rows.has(i) ?? false })))],
+       from ins left join webhook_subscriptions s on ins.leased and s.id = ins.subscription_id
+       order by ins.id`,
+      [
+        lease?.owner ?? null,
+        lease?.leaseMs ?? 0,
+        events.map((e) => e.mapId),
+        events.map((e) => e.eventId),
+        events.map((e) => e.eventType),
+        events.map((e) => e.eventAtMs),
+        events.map((e) => e.body),
+        pairs.event,
+        pairs.subscription,
+        pairs.lease,
+      ],
     );
     const byPair = new Map(rows.map((r) => [`${r.subscriptionId} ${r.eventId}`, r]));
     const leased: ClaimedDelivery[] = [];
@@ -110,8 +143,8 @@ export class DeliveryRepository {
    */
   async claim(db: Db, owner: string, leaseMs: number, limit: number, allowance: number, allowances: ReadonlyMap<string, number>): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    return db.all<ClaimedDelivery>(
-      `with allow as (select * from jsonb_to_recordset(?::jsonb) as b(id uuid, n int)),
+    return db.allBound<ClaimedDelivery>(
+      `with allow as (select * from jsonb_to_recordset($1::jsonb) as b(id uuid, n int)),
        -- Subscriptions with pending deliveries, one index probe each (a skip scan of the pending index):
        -- a backlog of one subscription cannot hide the others.
        due as (
@@ -131,9 +164,9 @@ export class DeliveryRepository {
            select d.id, d.next_attempt_at from webhook_deliveries d
            where d.subscription_id = s.id and d.state = 'pending' and d.next_attempt_at <= now()
              and (d.lease_until is null or d.lease_until < now())
-           order by d.next_attempt_at limit greatest(0, coalesce(allow.n, ?))) x
-         order by x.next_attempt_at limit ?)
-       update webhook_deliveries d set lease_owner = ?, lease_until = now() + make_interval(secs => ? / 1000.0)
+           order by d.next_attempt_at limit greatest(0, coalesce(allow.n, $2::int))) x
+         order by x.next_attempt_at limit $3::int)
+       update webhook_deliveries d set lease_owner = $4::text, lease_until = now() + make_interval(secs => $5::float8 / 1000.0)
        from picked, webhook_subscriptions s
        where d.id = picked.id and s.id = d.subscription_id
          -- Re-checked under the row lock: a row another worker leased meanwhile is left to it.
@@ -153,6 +186,15 @@ export class DeliveryRepository {
     );
   }
 
+  /** Ends this worker's leases of deliveries it did not attempt (it is stopping): another worker may take them at once. */
+  async release(db: Db, owner: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await db.runBound(
+      `update webhook_deliveries set lease_owner = null, lease_until = null where id = any($1::bigint[]) and lease_owner = $2::text and state = 'pending'`,
+      [ids, owner],
+    );
+  }
+
   /** Earliest time a pending delivery becomes due (for the worker's sleep), or null. */
   async nextDueMs(db: Db): Promise<number | null> {
     const row = await db.one<{ at: number | null }>(
@@ -165,13 +207,13 @@ export class DeliveryRepository {
   /** Records how attempts ended; only rows still leased by `owner` change (a lease that expired was taken over). */
   async finish(db: Db, owner: string, outcomes: readonly DeliveryOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await db.run(
+    await db.runBound(
       `update webhook_deliveries d set state = v.state, attempts = v.attempts,
          next_attempt_at = coalesce(to_timestamp(v.next_ms / 1000.0), d.next_attempt_at),
          lease_owner = null, lease_until = null, last_status = v.last_status, last_error = v.last_error,
          finished_at = case when v.state = 'pending' then null else now() end
-       from jsonb_to_recordset(?::jsonb) as v(id bigint, state text, attempts int, next_ms float8, last_status int, last_error text)
-       where d.id = v.id and d.lease_owner = ?`,
+       from json_to_recordset($1::json) as v(id bigint, state text, attempts int, next_ms float8, last_status int, last_error text)
+       where d.id = v.id and d.lease_owner = $2::text`,
       [
         JSON.stringify(
           outcomes.map((o) => ({
@@ -190,11 +232,11 @@ export class DeliveryRepository {
 
   async logAttempts(db: Db, entries: readonly AttemptLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await db.run(
+    await db.runBound(
       `insert into webhook_attempts (delivery_id, subscription_id, event_id, event_type, attempt, attempted_at, duration_ms, status, outcome, error_class, error, next_attempt_at)
        select v.delivery_id, v.subscription_id, v.event_id, v.event_type, v.attempt, to_timestamp(v.at_ms / 1000.0), v.duration_ms, v.status, v.outcome, v.error_class, v.error,
               to_timestamp(v.next_ms / 1000.0)
-       from jsonb_to_recordset(?::jsonb) as v(delivery_id bigint, subscription_id uuid, event_id text, event_type text, attempt int, at_ms float8,
+       from json_to_recordset($1::json) as v(delivery_id bigint, subscription_id uuid, event_id text, event_type text, attempt int, at_ms float8,
               duration_ms int, status int, outcome text, error_class text, error text, next_ms float8)
        where exists (select 1 from webhook_subscriptions s where s.id = v.subscription_id)`,
       [
