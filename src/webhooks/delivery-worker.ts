@@ -100,6 +100,17 @@ export class DeliveryWorker {
   private readonly capacity: number;
   private running = false;
   private wanted = false;
+  /**
+   * When finished attempts claim again. A claim per finished burst would mostly find nothing (planning
+   * leases what it can), so a finished attempt claims only when rows may be waiting for it: after a
+   * claim that came back full (`unleased`: rows of any subscription may be left), or when its own
+   * subscription is in `backlogged` (planning left rows of it behind, or the last claim took all the
+   * subscription was allowed). The safety poll claims regardless (retries coming due, other workers'
+   * rows). `plannedDuringClaim` keeps a claim under way from clearing what planning added meanwhile.
+   */
+  private unleased = true;
+  private readonly backlogged = new Set<string>();
+  private plannedDuringClaim: Set<string> | undefined;
   private loops: Promise<void>[] = [];
   private timers: NodeJS.Timeout[] = [];
 
@@ -146,8 +157,7 @@ export class DeliveryWorker {
       // the position behind them, and the next start plans them from the event log.
       for (let failures = 0; ; failures++) {
         try {
-          const planned = await this.plan(events);
-          if (planned) this.wake();
+          await this.plan(events);
           break;
         } catch (err) {
           this.o.log.error({ err, events: events.length, failures: failures + 1 }, 'webhook planning failed; retrying the same events');
@@ -206,6 +216,14 @@ export class DeliveryWorker {
     }
     for (const d of planned.leased) this.begin(d);
     this.o.metrics.planned.inc(planned.added);
+    if (planned.added > planned.leased.length) {
+      for (const [i, r] of rows.entries()) {
+        if (lease.has(i)) continue;
+        this.backlogged.add(r.subscriptionId);
+        this.plannedDuringClaim?.add(r.subscriptionId);
+      }
+      this.wake();
+    }
     return planned.added;
   }
 
@@ -251,7 +269,14 @@ export class DeliveryWorker {
       try {
         const free = this.capacity - this.held;
         if (free > 0) {
-          const claimed = await this.deliveries.claim(this.o.db, this.owner, this.o.leaseMs, free, 1, this.allowances());
+          const allowances = this.allowances();
+          const planned = (this.plannedDuringClaim = new Set());
+          let claimed: ClaimedDelivery[];
+          try {
+            claimed = await this.deliveries.claim(this.o.db, this.owner, this.o.leaseMs, free, 1, allowances);
+          } finally {
+            this.plannedDuringClaim = undefined;
+          }
           if (!this.running) {
             // Stopping: what was leased meanwhile goes back at once instead of waiting for its lease to end.
             await this.deliveries.release(
@@ -263,6 +288,8 @@ export class DeliveryWorker {
           }
           for (const d of claimed) this.begin(d);
           full = claimed.length === free;
+          this.unleased = full;
+          this.noteBacklog(claimed, allowances, planned);
         }
       } catch (err) {
         this.o.log.error({ err }, 'claiming webhook deliveries failed; retrying');
@@ -291,6 +318,20 @@ export class DeliveryWorker {
       left.set(id, Math.max(0, allowed - (this.heldBySub.get(id) ?? 0)));
     }
     return left;
+  }
+
+  /**
+   * After a claim: a subscription that got all it was allowed may have more rows (backlogged); one that
+   * got less has none due, unless planning left rows of it behind while the claim was under way.
+   */
+  private noteBacklog(claimed: readonly ClaimedDelivery[], allowances: ReadonlyMap<string, number>, planned: ReadonlySet<string>): void {
+    const got = new Map<string, number>();
+    for (const d of claimed) got.set(d.subscription_id, (got.get(d.subscription_id) ?? 0) + 1);
+    for (const [id, n] of got) if (n >= (allowances.get(id) ?? 1)) this.backlogged.add(id);
+    for (const id of [...this.backlogged]) {
+      const allowed = allowances.get(id) ?? 1;
+      if (allowed > 0 && (got.get(id) ?? 0) < allowed && !planned.has(id)) this.backlogged.delete(id);
+    }
   }
 
   /** Whether the subscription's successes in a row count: it has some, and the last is newer than `since`. */
@@ -335,8 +376,9 @@ export class DeliveryWorker {
         this.attempts.delete(p);
         const next = this.running ? this.ready.shift() : undefined;
         if (next) this.launch(next);
-        // Claim again once a quarter of the slots and buffer is free (or work was announced), not per slot.
-        if (this.held <= this.capacity - this.o.concurrency / 4) this.wake();
+        // Claim again if rows may be waiting for this slot: at once for the subscription's own backlog,
+        // else once a quarter of the slots is free.
+        if (this.backlogged.has(d.subscription_id) || (this.unleased && this.held <= this.capacity - this.o.concurrency / 4)) this.wake();
       });
     this.attempts.add(p);
   }

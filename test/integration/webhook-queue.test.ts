@@ -78,6 +78,50 @@ describe('webhook delivery queue', () => {
     expect(await repo.plan(db, rows, { owner: 'planner', leaseMs: 60_000, rows: new Set([0, 1, 2, 3]) })).toEqual({ added: 0, leased: [] });
   });
 
+  it("stores each subscription its event's own body, in the order given, when events share subscriptions", async () => {
+    const { mapId, ids } = await subscriptions(3);
+    const events = planned(mapId, ids[0]!, 4).map((r, i) => ({ ...r, body: JSON.stringify({ n: i, text: `it's "quoted" \\ ✓ ${'y'.repeat(i * 1000)}` }) }));
+    // Every event to every subscription, sub-major: (s0, e0..e3), (s1, e0..e3), (s2, e0..e3).
+    const rows = ids.flatMap((sub) => events.map((e) => ({ ...e, subscriptionId: sub })));
+    const result = await repo.plan(db, rows, { owner: 'planner', leaseMs: 60_000, rows: new Set([1, 6, 11]) });
+    expect(result.added).toBe(12);
+    expect(result.leased.map((d) => [d.subscription_id, d.event_id, d.body])).toEqual(
+      [1, 6, 11].map((i) => [rows[i]!.subscriptionId, rows[i]!.eventId, rows[i]!.body]),
+    );
+    const stored = await db.all<{ subscription_id: string; event_id: string; body: string; leased: boolean }>(
+      `select subscription_id::text, event_id, body, lease_owner is not null as leased from webhook_deliveries where map_id = ? order by id`,
+      [mapId],
+    );
+    expect(stored).toEqual(rows.map((r, i) => ({ subscription_id: r.subscriptionId, event_id: r.eventId, body: r.body, leased: [1, 6, 11].includes(i) })));
+  });
+
+  it('gives back only its own pending leases when a worker releases them', async () => {
+    const { mapId, ids } = await subscriptions(1);
+    const rows = planned(mapId, ids[0]!, 3);
+    const { leased } = await repo.plan(db, rows, { owner: 'mine', leaseMs: 60_000, rows: new Set([0, 1]) });
+    const other = (await repo.claim(db, 'theirs', 60_000, 10, 8, new Map())).filter((d) => d.subscription_id === ids[0]);
+    expect(other.map((d) => d.event_id)).toEqual([rows[2]!.eventId]);
+    await repo.finish(db, 'mine', [{ id: leased[1]!.id, state: 'delivered', attempts: 1, nextAttemptAtMs: null, lastStatus: 200, lastError: null }]);
+    await repo.release(
+      db,
+      'mine',
+      [...leased, ...other].map((d) => d.id),
+    );
+    const state = await db.all<{ event_id: string; state: string; lease_owner: string | null }>(
+      'select event_id, state, lease_owner from webhook_deliveries where subscription_id = ? order by id',
+      [ids[0]],
+    );
+    expect(state).toEqual([
+      { event_id: rows[0]!.eventId, state: 'pending', lease_owner: null },
+      { event_id: rows[1]!.eventId, state: 'delivered', lease_owner: null },
+      { event_id: rows[2]!.eventId, state: 'pending', lease_owner: 'theirs' },
+    ]);
+    // Released, the row is due for the next claim at once.
+    expect((await repo.claim(db, 'next', 60_000, 10, 8, new Map())).filter((d) => d.subscription_id === ids[0]).map((d) => d.event_id)).toEqual([
+      rows[0]!.eventId,
+    ]);
+  });
+
   it('leases at most the per-subscription and total limits, never one row twice, and takes over expired leases', async () => {
     const { mapId, ids } = await subscriptions(3);
     for (const id of ids) await repo.plan(db, planned(mapId, id, 10));

@@ -1,0 +1,96 @@
+/**
+ * The worker's buffer of leased deliveries: with every slot busy, a claim leases the next delivery
+ * ahead, and it goes out the moment the slot frees up; a worker that stops gives such leases back at
+ * once instead of leaving them to expire.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/app.js';
+import { importFixture, makeMap } from '../support/factories.js';
+import { moveSystem } from '../support/sse.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { apiRole } from '../../src/api/api.role.js';
+import { workerRole } from '../../src/worker/worker.role.js';
+import { dbOf } from '../../src/db/db.js';
+import { subscribe, toggleWebhooks, WEBHOOKS_ON } from '../support/webhooks.js';
+
+interface Row {
+  subscription_id: string;
+  state: string;
+  lease_owner: string | null;
+}
+
+describe('webhook worker buffer', () => {
+  let s: TestServer;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    s = await startTestServer({
+      roles: [apiRole, workerRole],
+      env: { ...WEBHOOKS_ON, WEBHOOK_CONCURRENCY: '1', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_RETRY_WAITS: '30s' },
+    });
+    await importFixture(s.platform);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await s?.close();
+  });
+
+  it('leases the next delivery while the one slot is busy, sends it when the slot frees, and gives buffered leases back on stop', async () => {
+    const { map, key } = await makeMap(s.platform);
+    const a = await subscribe(s, map.id, key, receiver, `${receiver.url}/a`);
+    const b = await subscribe(s, map.id, key, receiver, `${receiver.url}/b`);
+    const c = await subscribe(s, map.id, key, receiver, `${receiver.url}/c`);
+    await toggleWebhooks(s, map.id, key);
+    const db = dbOf(s.platform.orm);
+    const rows = () => db.all<Row>('select subscription_id::text, state, lease_owner from webhook_deliveries where map_id = ? order by id', [map.id]);
+
+    // The first request is held for 800 ms; the later ones are answered at once.
+    receiver.reply = ({ count }) => (count === 1 ? { status: 200, delayMs: 800 } : { status: 200 });
+    await moveSystem(s, map.slug, key);
+    await receiver.waitFor(1, 5_000, () => true);
+    const first = receiver.received[0]!;
+    // One slot and a buffer of one: the second delivery is leased and waits; the third waits unleased.
+    let state: Row[] = [];
+    for (const until = Date.now() + 2_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+      state = await rows();
+      if (state.filter((r) => r.lease_owner !== null).length === 2) break;
+    }
+    expect(state.map((r) => r.state)).toEqual(['pending', 'pending', 'pending']);
+    expect(state.filter((r) => r.lease_owner !== null)).toHaveLength(2);
+    expect(receiver.received).toHaveLength(1);
+
+    // The slot frees up: the buffered delivery goes out at once, then the third after a claim.
+    const all = await receiver.waitFor(3, 5_000);
+    expect(all[1]!.at - first.at).toBeGreaterThanOrEqual(700);
+    expect(all[1]!.at - (first.at + 800)).toBeLessThan(400);
+    expect(all.map((r) => r.path).sort()).toEqual(['/hook/a', '/hook/b', '/hook/c']);
+    for (let until = Date.now() + 2_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+      if ((await rows()).every((r) => r.state === 'delivered')) break;
+    }
+    expect((await rows()).map((r) => [r.state, r.lease_owner])).toEqual([
+      ['delivered', null],
+      ['delivered', null],
+      ['delivered', null],
+    ]);
+
+    // Again with a receiver that hangs: one attempt in flight, one delivery buffered; then the worker stops.
+    receiver.reply = () => ({ status: 200, delayMs: 3_000 });
+    await moveSystem(s, map.slug, key);
+    await receiver.waitFor(4, 5_000, () => true);
+    for (const until = Date.now() + 2_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+      state = (await rows()).slice(3);
+      if (state.filter((r) => r.lease_owner !== null).length === 2) break;
+    }
+    expect(state.filter((r) => r.lease_owner !== null)).toHaveLength(2);
+    const sent = receiver.received[3]!.path.replace('/hook/', '');
+    const ids: Record<string, string> = { a: a.id, b: b.id, c: c.id };
+    await s.server.roles.get('worker')!.stop();
+    // The buffered delivery is free again at once (the attempt cut off by the stop keeps its lease or is
+    // recorded as failed, either way pending); nothing else was sent.
+    const after = (await rows()).slice(3);
+    expect(after.map((r) => r.state)).toEqual(['pending', 'pending', 'pending']);
+    expect(after.filter((r) => r.subscription_id !== ids[sent]).map((r) => r.lease_owner)).toEqual([null, null]);
+    expect(receiver.received).toHaveLength(4);
+  }, 30_000);
+});
