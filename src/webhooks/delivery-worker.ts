@@ -36,6 +36,8 @@ export interface DeliveryWorkerOptions {
   perSubscription: number;
   /** A leased delivery whose worker vanished is taken over after this long (must exceed the request timeout). */
   leaseMs: number;
+  /** The sender's timeout: a leased delivery starts only while its lease outlasts an attempt by a second. */
+  attemptTimeoutMs: number;
   /** Safety poll for due retries and for deliveries queued by other workers. */
   pollMs: number;
   attemptsRetentionDays: number;
@@ -52,6 +54,12 @@ const PREFETCH_SHARE = 1;
 const FLUSH_EVERY_MS = 20;
 const FLUSH_MAX = 500;
 const SWEEP_EVERY_MS = 5 * 60_000;
+
+interface Waiting {
+  delivery: ClaimedDelivery;
+  /** When it was leased (a little after the lease began). */
+  leasedAt: number;
+}
 
 interface Finished {
   delivery: ClaimedDelivery;
@@ -81,6 +89,8 @@ export class DeliveryWorker {
   /** Per subscription, slots held: attempts in flight and leased deliveries waiting in `ready`. */
   private readonly heldBySub = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
+  /** Leases being given back (awaited on stop). */
+  private readonly givingBack = new Set<Promise<void>>();
   private readonly secrets = new Map<string, string>();
   /** Per subscription, when its last success was. */
   private readonly lastOk = new Map<string, number>();
@@ -94,8 +104,10 @@ export class DeliveryWorker {
   private held = 0;
   /** Attempts in flight (at most WEBHOOK_CONCURRENCY). */
   private active = 0;
-  /** Leased deliveries waiting for a free slot, in the order they were leased. */
-  private ready: ClaimedDelivery[] = [];
+  /** Per subscription, attempts in flight. */
+  private readonly activeBySub = new Map<string, number>();
+  /** Leased deliveries waiting for a free slot (the worker's or their subscription's), in the order they were leased. */
+  private ready: Waiting[] = [];
   /** Slots plus the prefetch buffer: how many deliveries this worker holds leased at most. */
   private readonly capacity: number;
   private running = false;
@@ -236,7 +248,7 @@ export class DeliveryWorker {
    */
   private reserveForPlanning(rows: readonly PlannedDelivery[]): Set<number> {
     const lease = new Set<number>();
-    let free = this.o.concurrency - this.held;
+    let free = this.capacity - this.held;
     const since = Date.now() - 1_000;
     let burstBudget = Math.floor(this.o.concurrency / 2);
     for (const [id, n] of this.heldBySub) if (!this.recent(id, since)) burstBudget -= n;
@@ -245,7 +257,8 @@ export class DeliveryWorker {
       const id = r.subscriptionId;
       const held = this.heldBySub.get(id) ?? 0;
       const recent = this.recent(id, since);
-      const take = recent ? held < this.earned(id) : held === 0 || (held < this.earned(id) && burstBudget > 0);
+      const limit = this.queueable(id);
+      const take = recent ? held < limit : held === 0 || (held < limit && burstBudget > 0);
       if (!take) continue;
       if (!recent) burstBudget--;
       free--;
@@ -339,6 +352,14 @@ export class DeliveryWorker {
     return (this.streak.get(id) ?? 0) > 0 && (this.lastOk.get(id) ?? 0) >= since;
   }
 
+  /**
+   * Deliveries of the subscription planning may lease: its earned slots, and as many again waiting in
+   * `ready` for those slots (a burst then needs no claim round trips) once it has a success in a row.
+   */
+  private queueable(id: string): number {
+    return this.earned(id) + ((this.streak.get(id) ?? 0) > 0 ? this.o.perSubscription : 0);
+  }
+
   /** Slots the subscription has earned: one, plus its successes in a row, up to the per-subscription limit. */
   private earned(id: string): number {
     return Math.min(this.o.perSubscription, 1 + (this.streak.get(id) ?? 0));
@@ -357,47 +378,94 @@ export class DeliveryWorker {
     else this.heldBySub.delete(subscriptionId);
   }
 
-  /** Takes a leased delivery: its attempt starts now if a slot is free, else it waits in `ready`. */
+  /** Takes a leased delivery: its attempt starts when a slot of the worker and of its subscription is free. */
   private begin(d: ClaimedDelivery): void {
     this.reserve(d.subscription_id);
-    if (this.active < this.o.concurrency) this.launch(d);
-    else this.ready.push(d);
+    this.ready.push({ delivery: d, leasedAt: Date.now() });
+    this.pump();
+  }
+
+  /**
+   * Starts waiting deliveries, in order, while the worker has slots: each only while its subscription
+   * is below its earned slots. One whose lease would no longer outlast an attempt is given back instead.
+   */
+  private pump(): void {
+    if (!this.running) return;
+    const stale = Date.now() - Math.max(0, this.o.leaseMs - this.o.attemptTimeoutMs - 1_000);
+    const expired: ClaimedDelivery[] = [];
+    for (let i = 0; i < this.ready.length && this.active < this.o.concurrency;) {
+      const { delivery: d, leasedAt } = this.ready[i]!;
+      if (leasedAt < stale) {
+        this.ready.splice(i, 1);
+        expired.push(d);
+      } else if ((this.activeBySub.get(d.subscription_id) ?? 0) < this.earned(d.subscription_id)) {
+        this.ready.splice(i, 1);
+        this.launch(d);
+      } else i++;
+    }
+    if (expired.length) this.giveBack(expired);
   }
 
   private launch(d: ClaimedDelivery): void {
+    const sub = d.subscription_id;
     this.active++;
+    this.activeBySub.set(sub, (this.activeBySub.get(sub) ?? 0) + 1);
     this.o.metrics.inFlight.set(this.active);
     const p = this.attempt(d)
-      .catch((err: unknown) => this.o.log.error({ err, subscription: d.subscription_id }, 'webhook attempt failed unexpectedly'))
+      .catch((err: unknown) => this.o.log.error({ err, subscription: sub }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
         this.active--;
+        const n = (this.activeBySub.get(sub) ?? 1) - 1;
+        if (n > 0) this.activeBySub.set(sub, n);
+        else this.activeBySub.delete(sub);
         this.o.metrics.inFlight.set(this.active);
-        this.release(d.subscription_id);
+        this.release(sub);
         this.attempts.delete(p);
-        const next = this.running ? this.ready.shift() : undefined;
-        if (next) this.launch(next);
+        // A failure takes the subscription back to one slot: what waits for it goes back to the queue
+        // (claimed again one at a time), instead of waiting behind attempts that may run to the timeout.
+        if (!this.streak.has(sub)) {
+          const mine = this.ready.filter((w) => w.delivery.subscription_id === sub);
+          if (mine.length) {
+            this.ready = this.ready.filter((w) => w.delivery.subscription_id !== sub);
+            this.giveBack(mine.map((w) => w.delivery));
+          }
+        }
+        this.pump();
         // Claim again if rows may be waiting for this slot: at once for the subscription's own backlog,
         // else once a quarter of the slots is free.
-        if (this.backlogged.has(d.subscription_id) || (this.unleased && this.held <= this.capacity - this.o.concurrency / 4)) this.wake();
+        if (this.backlogged.has(sub) || (this.unleased && this.held <= this.capacity - this.o.concurrency / 4)) this.wake();
       });
     this.attempts.add(p);
+  }
+
+  /** Ends the leases of deliveries taken out of `ready` unattempted; they are due again at once. */
+  private giveBack(deliveries: readonly ClaimedDelivery[]): void {
+    for (const d of deliveries) {
+      this.release(d.subscription_id);
+      this.backlogged.add(d.subscription_id);
+    }
+    const done = this.deliveries
+      .release(
+        this.o.db,
+        this.owner,
+        deliveries.map((d) => d.id),
+      )
+      .catch((err: unknown) =>
+        this.o.log.warn({ err, deliveries: deliveries.length }, 'giving back leased webhook deliveries failed; they are taken over when their leases end'),
+      )
+      .finally(() => {
+        this.givingBack.delete(done);
+        this.wake();
+      });
+    this.givingBack.add(done);
   }
 
   /** Gives the leases of deliveries that did not start back (the worker is stopping). */
   private async releaseReady(): Promise<void> {
     const waiting = this.ready;
     this.ready = [];
-    for (const d of waiting) this.release(d.subscription_id);
-    if (waiting.length === 0) return;
-    try {
-      await this.deliveries.release(
-        this.o.db,
-        this.owner,
-        waiting.map((d) => d.id),
-      );
-    } catch (err) {
-      this.o.log.warn({ err, deliveries: waiting.length }, 'giving back leased webhook deliveries failed; they are taken over when their leases end');
-    }
+    if (waiting.length) this.giveBack(waiting.map((w) => w.delivery));
+    await Promise.allSettled([...this.givingBack]);
   }
 
   private async attempt(d: ClaimedDelivery): Promise<void> {

@@ -43,6 +43,7 @@ export const workerRole: Role<WorkerHandle> = {
       concurrency: config.webhookConcurrency,
       perSubscription: config.webhookConcurrencyPerSubscription,
       leaseMs: config.webhookTimeoutMs + 5_000,
+      attemptTimeoutMs: config.webhookTimeoutMs,
       pollMs: 250,
       attemptsRetentionDays: config.webhookAttemptsRetentionDays,
     });

@@ -94,3 +94,60 @@ describe('webhook worker buffer', () => {
     expect(receiver.received).toHaveLength(4);
   }, 30_000);
 });
+
+describe('webhook bursts', () => {
+  let s: TestServer;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    s = await startTestServer({
+      roles: [apiRole, workerRole],
+      env: { ...WEBHOOKS_ON, WEBHOOK_CONCURRENCY: '16', WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '2', WEBHOOK_RETRY_WAITS: '200ms,200ms,200ms' },
+    });
+    await importFixture(s.platform);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await s?.close();
+  });
+
+  /** Most requests the receiver held at once among `got`, each held `holdMs` from its arrival. */
+  const mostAtOnce = (got: { at: number }[], holdMs: number) => Math.max(...got.map((r) => got.filter((o) => o.at <= r.at && r.at < o.at + holdMs).length));
+
+  it("sends a subscription's burst at its earned slots and no more, and a failure sends the rest back to the queue", async () => {
+    const { map, key } = await makeMap(s.platform);
+    await subscribe(s, map.id, key, receiver, `${receiver.url}/burst`);
+    await toggleWebhooks(s, map.id, key);
+    const db = dbOf(s.platform.orm);
+    await moveSystem(s, map.slug, key);
+    await receiver.waitFor(1, 5_000);
+
+    // A success in a row: two slots. Eight events in quick succession, each answer held 200 ms.
+    receiver.reply = () => ({ status: 200, delayMs: 200 });
+    for (let i = 0; i < 8; i++) await moveSystem(s, map.slug, key);
+    const burst = (await receiver.waitFor(9, 10_000)).slice(1);
+    expect(burst).toHaveLength(8);
+    expect(mostAtOnce(burst, 200)).toBe(2);
+
+    // The first answer of the next burst is a 500: the subscription is back to one slot, and the
+    // deliveries waiting for it go back to the queue; every event still arrives.
+    receiver.reply = ({ count }) => ({ status: count === 10 ? 500 : 200, delayMs: 100 });
+    for (let i = 0; i < 6; i++) await moveSystem(s, map.slug, key);
+    const delivered = new Set<string>();
+    for (const until = Date.now() + 10_000; delivered.size < 15 && Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+      for (const r of receiver.received) if (r.verified && r.status === 200) delivered.add(JSON.parse(r.body).id as string);
+    }
+    const events = (await db.all<{ event_id: string }>('select event_id from map_events where map_id = ? order by seq', [map.id])).map((r) => r.event_id);
+    expect(events).toHaveLength(15);
+    expect([...delivered].sort()).toEqual([...events].sort());
+    expect(receiver.received.filter((r) => r.status === 500)).toHaveLength(1);
+    for (let until = Date.now() + 3_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+      if ((await db.one<{ n: number }>(`select count(*)::int as n from webhook_deliveries where map_id = ? and state <> 'delivered'`, [map.id]))!.n === 0)
+        break;
+    }
+    expect(await db.all('select state, lease_owner, count(*)::int as n from webhook_deliveries where map_id = ? group by 1, 2', [map.id])).toEqual([
+      { state: 'delivered', lease_owner: null, n: 15 },
+    ]);
+  }, 30_000);
+});
