@@ -195,15 +195,6 @@ export class DeliveryRepository {
     );
   }
 
-  /** Earliest time a pending delivery becomes due (for the worker's sleep), or null. */
-  async nextDueMs(db: Db): Promise<number | null> {
-    const row = await db.one<{ at: number | null }>(
-      `select (extract(epoch from min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at)))) * 1000)::float8 as at
-       from webhook_deliveries where state = 'pending'`,
-    );
-    return row?.at ?? null;
-  }
-
   /** Records how attempts ended; only rows still leased by `owner` change (a lease that expired was taken over). */
   async finish(db: Db, owner: string, outcomes: readonly DeliveryOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;

@@ -42,6 +42,20 @@ describe('migrations', () => {
     ]);
   });
 
+  it('indexes the webhook queue for what reads it: the claim per subscription, pruning, one delivery per event and subscription', async () => {
+    const rows = await db.orm.em
+      .getConnection()
+      .execute<{ indexname: string }[]>(`select indexname from pg_indexes where schemaname = ? and tablename = 'webhook_deliveries' order by indexname`, [
+        db.schema,
+      ]);
+    expect(rows.map((r) => r.indexname)).toEqual([
+      'webhook_deliveries_finished_index',
+      'webhook_deliveries_pkey',
+      'webhook_deliveries_subscription_due_index',
+      'webhook_deliveries_subscription_event_unique',
+    ]);
+  });
+
   it('is idempotent: a second run applies nothing', async () => {
     const { migrate } = await import('../../src/db/orm.js');
     expect(await migrate(db.orm)).toEqual([]);

@@ -6,6 +6,7 @@ import { Migration20261123100000_event_consumers } from './Migration202611231000
 import { Migration20261123120000_key_stream_profile } from './Migration20261123120000_key_stream_profile.js';
 import { Migration20261123140000_map_versions } from './Migration20261123140000_map_versions.js';
 import { Migration20261123150000_webhook_delivery } from './Migration20261123150000_webhook_delivery.js';
+import { Migration20261124220000_drop_webhook_due_index } from './Migration20261124220000_drop_webhook_due_index.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261122155358_initial', class: Migration20261122155358_initial },
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123120000_key_stream_profile', class: Migration20261123120000_key_stream_profile },
   { name: 'Migration20261123140000_map_versions', class: Migration20261123140000_map_versions },
   { name: 'Migration20261123150000_webhook_delivery', class: Migration20261123150000_webhook_delivery },
+  { name: 'Migration20261124220000_drop_webhook_due_index', class: Migration20261124220000_drop_webhook_due_index },
 ];
