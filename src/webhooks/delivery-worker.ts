@@ -147,6 +147,7 @@ export class DeliveryWorker {
     await Promise.race([Promise.allSettled([...this.attempts]), sleep(Math.max(0, deadline - Date.now()))]);
     this.flushAlarm.ring();
     await Promise.race([Promise.allSettled([...this.loops, this.committing]), sleep(Math.max(0, deadline - Date.now()))]);
+    await Promise.race([Promise.allSettled([...this.givingBack]), sleep(Math.max(0, deadline - Date.now()))]);
     this.o.sender.close();
   }
 
@@ -381,6 +382,8 @@ export class DeliveryWorker {
   /** Takes a leased delivery: its attempt starts when a slot of the worker and of its subscription is free. */
   private begin(d: ClaimedDelivery): void {
     this.reserve(d.subscription_id);
+    // Leased by a planning insert that returned after the worker began to stop: given back at once.
+    if (!this.running) return this.giveBack([d]);
     this.ready.push({ delivery: d, leasedAt: Date.now() });
     this.pump();
   }
