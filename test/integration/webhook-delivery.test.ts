@@ -6,6 +6,7 @@ import { startReceiver, type Receiver } from '../support/receiver.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { workerRole } from '../../src/worker/worker.role.js';
 import { verify } from '../../src/webhooks/signer.js';
+import { toggleWebhooks } from '../support/webhooks.js';
 
 interface Sub {
   id: string;
@@ -60,15 +61,7 @@ describe.each([
     return { map, key, receiver, subs };
   }
 
-  async function toggle(mapId: string, key: string, enabled: boolean) {
-    const res = await s.fetch(`/api/maps/${mapId}/webhooks/toggle`, {
-      method: 'PUT',
-      token: key,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ enabled }),
-    });
-    expect(res.status).toBe(200);
-  }
+  const toggle = (mapId: string, key: string, enabled: boolean) => toggleWebhooks(s, mapId, key, enabled);
 
   async function subscription(mapId: string, key: string, id: string) {
     const list = ((await (await s.fetch(`/api/maps/${mapId}/webhooks`, { token: key })).json()) as { data: Record<string, unknown>[] }).data;
