@@ -88,10 +88,13 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
         expect(delivered!.headers['x-service-event-id']).toBe(envelope.id);
         const log = (await (await call(`/api/maps/${demo.mapId}/events?limit=1000`)).json()) as { data: { id: string }[] };
         expect(log.data.map((e) => e.id)).toContain(envelope.id);
-        const attempts = (await (await call(`/api/maps/${demo.mapId}/webhooks/${sub.id}/deliveries`)).json()) as {
-          data: { event_id: string; outcome: string }[];
-        };
-        expect(attempts.data.map((a) => [a.event_id, a.outcome])).toEqual([
+        // The worker records attempts in batches (every 20 ms): the success may land just after the receiver has the body.
+        const attemptLog = async () =>
+          ((await (await call(`/api/maps/${demo.mapId}/webhooks/${sub.id}/deliveries`)).json()) as { data: { event_id: string; outcome: string }[] }).data;
+        let attempts = await attemptLog();
+        for (const until = Date.now() + 5_000; attempts.length < 2 && Date.now() < until; attempts = await attemptLog())
+          await new Promise((r) => setTimeout(r, 50));
+        expect(attempts.map((a) => [a.event_id, a.outcome])).toEqual([
           [envelope.id, 'success'],
           [envelope.id, 'failure'],
         ]);
