@@ -51,6 +51,11 @@ const PLAN_BATCH = 500;
  * subscription's slots, so a hanging receiver still holds at most its one.
  */
 const PREFETCH_SHARE = 1;
+/**
+ * Deliveries a subscription with successes in a row may have waiting in the buffer, per slot of
+ * WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: a burst of that size goes out without claim round trips.
+ */
+const QUEUE_PER_SLOT = 3;
 const FLUSH_EVERY_MS = 20;
 const FLUSH_MAX = 500;
 const SWEEP_EVERY_MS = 5 * 60_000;
@@ -106,6 +111,8 @@ export class DeliveryWorker {
   private active = 0;
   /** Per subscription, attempts in flight. */
   private readonly activeBySub = new Map<string, number>();
+  /** Attempts in flight beyond the first of subscriptions without a recent success (at most half the slots). */
+  private burstActive = 0;
   /** Leased deliveries waiting for a free slot (the worker's or their subscription's), in the order they were leased. */
   private ready: Waiting[] = [];
   /** Slots plus the prefetch buffer: how many deliveries this worker holds leased at most. */
@@ -241,27 +248,17 @@ export class DeliveryWorker {
   }
 
   /**
-   * The rows (by index) this worker takes as they are planned, their slots reserved. A burst for a
-   * subscription that succeeded before but not in the last second (a map written now and then) goes out
-   * at once, up to its earned slots, within a budget of half the worker's slots for such subscriptions:
-   * if those receivers began to hang meanwhile, the other half still serves the rest. Beyond the budget
-   * it starts with one attempt, as the claim does.
+   * The rows (by index) this worker leases as they are planned, while it holds fewer than its capacity:
+   * per subscription up to what it may queue (`queueable`). When each starts is the buffer's business
+   * (`pump`).
    */
   private reserveForPlanning(rows: readonly PlannedDelivery[]): Set<number> {
     const lease = new Set<number>();
     let free = this.capacity - this.held;
-    const since = Date.now() - 1_000;
-    let burstBudget = Math.floor(this.o.concurrency / 2);
-    for (const [id, n] of this.heldBySub) if (!this.recent(id, since)) burstBudget -= n;
     for (const [i, r] of rows.entries()) {
       if (free <= 0) break;
       const id = r.subscriptionId;
-      const held = this.heldBySub.get(id) ?? 0;
-      const recent = this.recent(id, since);
-      const limit = this.queueable(id);
-      const take = recent ? held < limit : held === 0 || (held < limit && burstBudget > 0);
-      if (!take) continue;
-      if (!recent) burstBudget--;
+      if ((this.heldBySub.get(id) ?? 0) >= this.queueable(id)) continue;
       free--;
       lease.add(i);
       this.reserve(id);
@@ -354,11 +351,11 @@ export class DeliveryWorker {
   }
 
   /**
-   * Deliveries of the subscription planning may lease: its earned slots, and as many again waiting in
-   * `ready` for those slots (a burst then needs no claim round trips) once it has a success in a row.
+   * Deliveries of the subscription planning may lease: its earned slots, and once it has a success in a
+   * row QUEUE_PER_SLOT times its slot limit more, waiting in `ready` (a burst then needs no claims).
    */
   private queueable(id: string): number {
-    return this.earned(id) + ((this.streak.get(id) ?? 0) > 0 ? this.o.perSubscription : 0);
+    return this.earned(id) + ((this.streak.get(id) ?? 0) > 0 ? QUEUE_PER_SLOT * this.o.perSubscription : 0);
   }
 
   /** Slots the subscription has earned: one, plus its successes in a row, up to the per-subscription limit. */
@@ -390,34 +387,48 @@ export class DeliveryWorker {
 
   /**
    * Starts waiting deliveries, in order, while the worker has slots: each only while its subscription
-   * is below its earned slots. One whose lease would no longer outlast an attempt is given back instead.
+   * is below its earned slots. A subscription that succeeded before but not in the last second (a map
+   * written now and then) gets its earned slots at once too, but its attempts beyond the first may take
+   * only half of the worker's slots in all: if such receivers began to hang meanwhile, the other half
+   * still serves the rest. One whose lease would no longer outlast an attempt is given back instead.
    */
   private pump(): void {
     if (!this.running) return;
-    const stale = Date.now() - Math.max(0, this.o.leaseMs - this.o.attemptTimeoutMs - 1_000);
+    const now = Date.now();
+    const stale = now - Math.max(0, this.o.leaseMs - this.o.attemptTimeoutMs - 1_000);
     const expired: ClaimedDelivery[] = [];
     for (let i = 0; i < this.ready.length && this.active < this.o.concurrency;) {
       const { delivery: d, leasedAt } = this.ready[i]!;
+      const sub = d.subscription_id;
+      const active = this.activeBySub.get(sub) ?? 0;
       if (leasedAt < stale) {
         this.ready.splice(i, 1);
         expired.push(d);
-      } else if ((this.activeBySub.get(d.subscription_id) ?? 0) < this.earned(d.subscription_id)) {
+      } else if (active >= this.earned(sub)) {
+        i++;
+      } else if (active === 0 || this.recent(sub, now - 1_000)) {
         this.ready.splice(i, 1);
-        this.launch(d);
+        this.launch(d, false);
+      } else if (this.burstActive < this.o.concurrency / 2) {
+        this.ready.splice(i, 1);
+        this.launch(d, true);
       } else i++;
     }
     if (expired.length) this.giveBack(expired);
   }
 
-  private launch(d: ClaimedDelivery): void {
+  /** Starts an attempt; `burst`: an attempt beyond the first of a subscription without a recent success. */
+  private launch(d: ClaimedDelivery, burst: boolean): void {
     const sub = d.subscription_id;
     this.active++;
+    if (burst) this.burstActive++;
     this.activeBySub.set(sub, (this.activeBySub.get(sub) ?? 0) + 1);
     this.o.metrics.inFlight.set(this.active);
     const p = this.attempt(d)
       .catch((err: unknown) => this.o.log.error({ err, subscription: sub }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
         this.active--;
+        if (burst) this.burstActive--;
         const n = (this.activeBySub.get(sub) ?? 1) - 1;
         if (n > 0) this.activeBySub.set(sub, n);
         else this.activeBySub.delete(sub);
