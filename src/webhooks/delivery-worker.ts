@@ -561,6 +561,17 @@ export class DeliveryWorker {
       nextAttemptAt: f.outcome.nextAttemptAtMs === null ? null : new Date(f.outcome.nextAttemptAtMs),
     }));
     const succeeded = [...new Set(batch.filter((f) => f.result.ok).map((f) => f.delivery.subscription_id))];
+    // The usual batch: successes only, recorded in one statement (no transaction round trips).
+    if (batch.every((f) => f.result.ok)) {
+      await this.deliveries.recordSuccesses(
+        this.o.db,
+        this.owner,
+        batch.map((f) => f.outcome),
+        log,
+        succeeded,
+      );
+      return;
+    }
     const lastErrors = new Map<string, string>();
     for (const f of batch) if (!f.result.ok && f.result.error) lastErrors.set(f.delivery.subscription_id, f.result.error);
     const disabled: { id: string; reason: 'gone' | 'failures' }[] = [];

@@ -2,6 +2,7 @@ import type { Db } from '../db/db.js';
 import type { EventEnvelope } from '../events/envelope.js';
 import type { AttemptResult } from './sender.js';
 import type { DeliveryAttemptDto } from './webhook.dto.js';
+import { recordSuccessSql } from './subscription.repository.js';
 
 /** The body of a delivery: the envelope's JSON in the field order of spec 2.11 (also what the stream sends). */
 export function serializeEnvelope(e: Pick<EventEnvelope, 'id' | 'type' | 'map_id' | 'ts' | 'payload'>): string {
@@ -56,6 +57,51 @@ export interface AttemptLogEntry {
   attemptedAt: Date;
   result: AttemptResult;
   nextAttemptAt: Date | null;
+}
+
+/** How attempts ended, `$outcomes` a JSON array (`outcomesJson`); only rows still leased by `$owner` change (a lease that expired was taken over). */
+function finishSql(outcomes: string, owner: string): string {
+  return `update webhook_deliveries d set state = v.state, attempts = v.attempts,
+         next_attempt_at = coalesce(to_timestamp(v.next_ms / 1000.0), d.next_attempt_at),
+         lease_owner = null, lease_until = null, last_status = v.last_status, last_error = v.last_error,
+         finished_at = case when v.state = 'pending' then null else now() end
+       from json_to_recordset(${outcomes}::json) as v(id bigint, state text, attempts int, next_ms float8, last_status int, last_error text)
+       where d.id = v.id and d.lease_owner = ${owner}::text`;
+}
+
+function outcomesJson(outcomes: readonly DeliveryOutcome[]): string {
+  return JSON.stringify(
+    outcomes.map((o) => ({ id: o.id, state: o.state, attempts: o.attempts, next_ms: o.nextAttemptAtMs, last_status: o.lastStatus, last_error: o.lastError })),
+  );
+}
+
+/** The attempt log rows of `$entries`, a JSON array (`attemptsJson`), for subscriptions that still exist. */
+function logAttemptsSql(entries: string): string {
+  return `insert into webhook_attempts (delivery_id, subscription_id, event_id, event_type, attempt, attempted_at, duration_ms, status, outcome, error_class, error, next_attempt_at)
+       select v.delivery_id, v.subscription_id, v.event_id, v.event_type, v.attempt, to_timestamp(v.at_ms / 1000.0), v.duration_ms, v.status, v.outcome, v.error_class, v.error,
+              to_timestamp(v.next_ms / 1000.0)
+       from json_to_recordset(${entries}::json) as v(delivery_id bigint, subscription_id uuid, event_id text, event_type text, attempt int, at_ms float8,
+              duration_ms int, status int, outcome text, error_class text, error text, next_ms float8)
+       where exists (select 1 from webhook_subscriptions s where s.id = v.subscription_id)`;
+}
+
+function attemptsJson(entries: readonly AttemptLogEntry[]): string {
+  return JSON.stringify(
+    entries.map((e) => ({
+      delivery_id: e.deliveryId,
+      subscription_id: e.subscriptionId,
+      event_id: e.eventId,
+      event_type: e.eventType,
+      attempt: e.attempt,
+      at_ms: e.attemptedAt.getTime(),
+      duration_ms: e.result.durationMs,
+      status: e.result.status,
+      outcome: e.result.ok ? 'success' : 'failure',
+      error_class: e.result.errorClass,
+      error: e.result.error,
+      next_ms: e.nextAttemptAt?.getTime() ?? null,
+    })),
+  );
 }
 
 /** The webhook_deliveries (durable queue) and webhook_attempts (attempt log) tables. */
@@ -198,57 +244,33 @@ export class DeliveryRepository {
   /** Records how attempts ended; only rows still leased by `owner` change (a lease that expired was taken over). */
   async finish(db: Db, owner: string, outcomes: readonly DeliveryOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await db.runBound(
-      `update webhook_deliveries d set state = v.state, attempts = v.attempts,
-         next_attempt_at = coalesce(to_timestamp(v.next_ms / 1000.0), d.next_attempt_at),
-         lease_owner = null, lease_until = null, last_status = v.last_status, last_error = v.last_error,
-         finished_at = case when v.state = 'pending' then null else now() end
-       from json_to_recordset($1::json) as v(id bigint, state text, attempts int, next_ms float8, last_status int, last_error text)
-       where d.id = v.id and d.lease_owner = $2::text`,
-      [
-        JSON.stringify(
-          outcomes.map((o) => ({
-            id: o.id,
-            state: o.state,
-            attempts: o.attempts,
-            next_ms: o.nextAttemptAtMs,
-            last_status: o.lastStatus,
-            last_error: o.lastError,
-          })),
-        ),
-        owner,
-      ],
-    );
+    await db.runBound(finishSql('$1', '$2'), [outcomesJson(outcomes), owner]);
   }
 
   async logAttempts(db: Db, entries: readonly AttemptLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await db.runBound(
-      `insert into webhook_attempts (delivery_id, subscription_id, event_id, event_type, attempt, attempted_at, duration_ms, status, outcome, error_class, error, next_attempt_at)
-       select v.delivery_id, v.subscription_id, v.event_id, v.event_type, v.attempt, to_timestamp(v.at_ms / 1000.0), v.duration_ms, v.status, v.outcome, v.error_class, v.error,
-              to_timestamp(v.next_ms / 1000.0)
-       from json_to_recordset($1::json) as v(delivery_id bigint, subscription_id uuid, event_id text, event_type text, attempt int, at_ms float8,
-              duration_ms int, status int, outcome text, error_class text, error text, next_ms float8)
-       where exists (select 1 from webhook_subscriptions s where s.id = v.subscription_id)`,
-      [
-        JSON.stringify(
-          entries.map((e) => ({
-            delivery_id: e.deliveryId,
-            subscription_id: e.subscriptionId,
-            event_id: e.eventId,
-            event_type: e.eventType,
-            attempt: e.attempt,
-            at_ms: e.attemptedAt.getTime(),
-            duration_ms: e.result.durationMs,
-            status: e.result.status,
-            outcome: e.result.ok ? 'success' : 'failure',
-            error_class: e.result.errorClass,
-            error: e.result.error,
-            next_ms: e.nextAttemptAt?.getTime() ?? null,
-          })),
-        ),
-      ],
-    );
+    await db.runBound(logAttemptsSql('$1'), [attemptsJson(entries)]);
+  }
+
+  /**
+   * A batch of successes in one statement: `finish`, `logAttempts` and the subscriptions' success
+   * (`recordSuccessSql`), atomic as one statement is. For batches without failures, which have nothing
+   * else to record.
+   */
+  async recordSuccesses(
+    db: Db,
+    owner: string,
+    outcomes: readonly DeliveryOutcome[],
+    entries: readonly AttemptLogEntry[],
+    subscriptionIds: readonly string[],
+  ): Promise<void> {
+    if (outcomes.length === 0) return;
+    await db.runBound(`with finished as (${finishSql('$1', '$2')}), logged as (${logAttemptsSql('$3')}), succeeded as (${recordSuccessSql('$4')}) select 1`, [
+      outcomesJson(outcomes),
+      owner,
+      attemptsJson(entries),
+      subscriptionIds,
+    ]);
   }
 
   /** The attempt log of a subscription, newest first, `before` an attempt id. */

@@ -41,6 +41,17 @@ export interface SubscriptionFields {
 }
 
 /** The webhook_subscriptions and webhook_map_state tables. */
+/**
+ * Successes of the subscriptions `$ids` (a uuid[] parameter). A busy subscription succeeds many times a
+ * second: its row is written at most once a second (last_delivery_at is current to within that), and
+ * at once when it has failures to clear.
+ */
+export function recordSuccessSql(ids: string): string {
+  return `update webhook_subscriptions set last_delivery_at = now(), consecutive_failures = 0
+       where id = any(${ids}::uuid[])
+         and (last_delivery_at is null or last_delivery_at < now() - interval '1 second' or consecutive_failures <> 0)`;
+}
+
 export class SubscriptionRepository {
   async list(db: Db, mapId: string): Promise<SubscriptionRow[]> {
     return db.all<SubscriptionRow>(`select ${COLUMNS} from webhook_subscriptions s where s.map_id = ? order by s.inserted_at, s.id`, [mapId]);
@@ -165,14 +176,7 @@ export class SubscriptionRepository {
   /** A delivery succeeded: failures reset. */
   async recordSuccess(db: Db, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    // A busy subscription succeeds many times a second: its row is written at most once a second
-    // (last_delivery_at is current to within that), and at once when it has failures to clear.
-    await db.run(
-      `update webhook_subscriptions set last_delivery_at = now(), consecutive_failures = 0
-       where id in (select (jsonb_array_elements_text(?::jsonb))::uuid)
-         and (last_delivery_at is null or last_delivery_at < now() - interval '1 second' or consecutive_failures <> 0)`,
-      [JSON.stringify(ids)],
-    );
+    await db.runBound(recordSuccessSql('$1'), [ids]);
   }
 
   /** An attempt failed (the event may still be retried). */

@@ -122,6 +122,46 @@ describe('webhook delivery queue', () => {
     ]);
   });
 
+  it('records a batch of successes in one statement: delivered, logged, the subscription current; a lease taken over is left alone', async () => {
+    const { mapId, ids } = await subscriptions(1);
+    await db.run('update webhook_subscriptions set consecutive_failures = 3 where id = ?', [ids[0]]);
+    const rows = planned(mapId, ids[0]!, 2);
+    const { leased } = await repo.plan(db, rows, { owner: 'mine', leaseMs: 60_000, rows: new Set([0, 1]) });
+    // The second lease expired and another worker took it over.
+    await db.run(`update webhook_deliveries set lease_owner = 'theirs' where id = ?`, [leased[1]!.id]);
+    const at = new Date();
+    await repo.recordSuccesses(
+      db,
+      'mine',
+      leased.map((d) => ({ id: d.id, state: 'delivered' as const, attempts: 1, nextAttemptAtMs: null, lastStatus: 200, lastError: null })),
+      leased.map((d) => ({
+        deliveryId: d.id,
+        subscriptionId: d.subscription_id,
+        eventId: d.event_id,
+        eventType: d.event_type,
+        attempt: 1,
+        attemptedAt: at,
+        result: { ok: true, status: 200, durationMs: 7, errorClass: null, error: null, gone: false },
+        nextAttemptAt: null,
+      })),
+      [ids[0]!],
+    );
+    expect(
+      await db.all('select event_id, state, attempts, last_status, lease_owner from webhook_deliveries where subscription_id = ? order by id', [ids[0]]),
+    ).toEqual([
+      { event_id: rows[0]!.eventId, state: 'delivered', attempts: 1, last_status: 200, lease_owner: null },
+      { event_id: rows[1]!.eventId, state: 'pending', attempts: 0, last_status: null, lease_owner: 'theirs' },
+    ]);
+    expect(
+      await db.all('select event_id, attempt, status, outcome, duration_ms from webhook_attempts where subscription_id = ? order by event_id', [ids[0]]),
+    ).toEqual(rows.map((r) => ({ event_id: r.eventId, attempt: 1, status: 200, outcome: 'success', duration_ms: 7 })));
+    const sub = await db.one<{ consecutive_failures: number; fresh: boolean }>(
+      `select consecutive_failures, last_delivery_at > now() - interval '1 minute' as fresh from webhook_subscriptions where id = ?`,
+      [ids[0]],
+    );
+    expect(sub).toEqual({ consecutive_failures: 0, fresh: true });
+  });
+
   it('leases at most the per-subscription and total limits, never one row twice, and takes over expired leases', async () => {
     const { mapId, ids } = await subscriptions(3);
     for (const id of ids) await repo.plan(db, planned(mapId, id, 10));
