@@ -151,3 +151,44 @@ describe('webhook bursts', () => {
     ]);
   }, 30_000);
 });
+
+describe('webhook buffer leases', () => {
+  let s: TestServer;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    // Leases last WEBHOOK_TIMEOUT_MS + 5 s = 11 s; a buffered delivery may wait 4 s (11 − 6 − 1) before it must be leased again.
+    s = await startTestServer({
+      roles: [apiRole, workerRole],
+      env: { ...WEBHOOKS_ON, WEBHOOK_CONCURRENCY: '1', WEBHOOK_TIMEOUT_MS: '6000', WEBHOOK_RETRY_WAITS: '30s' },
+    });
+    await importFixture(s.platform);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await s?.close();
+  });
+
+  it('sends a delivery that waited in the buffer past its lease margin under a fresh lease, once', async () => {
+    const { map, key } = await makeMap(s.platform);
+    const subs: Record<string, string> = {};
+    for (const name of ['a', 'b']) subs[`/hook/${name}`] = (await subscribe(s, map.id, key, receiver, `${receiver.url}/${name}`)).id;
+    await toggleWebhooks(s, map.id, key);
+    const db = dbOf(s.platform.orm);
+    // The first request holds the one slot for 4.5 s; the second (buffered meanwhile) is held 1.5 s.
+    receiver.reply = ({ count }) => ({ status: 200, delayMs: count === 1 ? 4_500 : 1_500 });
+    await moveSystem(s, map.slug, key);
+    const [, second] = await receiver.waitFor(2, 10_000, () => true);
+    const row = await db.one<{ left_ms: number }>(
+      `select (extract(epoch from lease_until - now()) * 1000)::float8 as left_ms from webhook_deliveries where subscription_id = ? and state = 'pending'`,
+      [subs[second!.path]],
+    );
+    // Leased again when it started (about 11 s left), not still on the lease of its claim 4.5 s earlier (about 6.5 s).
+    expect(row!.left_ms).toBeGreaterThan(9_000);
+    const done = await receiver.waitFor(2, 5_000);
+    expect(done.map((r) => r.path).sort()).toEqual(['/hook/a', '/hook/b']);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.received).toHaveLength(2);
+  }, 30_000);
+});
