@@ -44,6 +44,8 @@ export interface DeliveryWorkerOptions {
 }
 
 const PLAN_BATCH = 500;
+/** Planning inserts under way at once (each of a batch of events read after the one before it). */
+const PLAN_IN_FLIGHT = 2;
 /**
  * Leased deliveries a worker may hold beyond its slots, as a share of WEBHOOK_CONCURRENCY: a slot that
  * frees up starts the next attempt from this buffer at once, instead of waiting for a claim round trip
@@ -160,8 +162,21 @@ export class DeliveryWorker {
 
   // --- planning: events → deliveries ---
 
+  /**
+   * Reads events and plans them, with up to PLAN_IN_FLIGHT planning inserts at once: a batch read while
+   * the one before is being inserted does not wait for it (on a busy database that wait was most of an
+   * event's time to its first attempt). Positions still move in reading order: a batch's position moves
+   * only once every batch read before it is planned.
+   */
   private async planLoop(): Promise<void> {
+    const inFlight = new Set<Promise<boolean>>();
+    /** Settles true once every batch read so far is planned (false: the worker stopped first). */
+    let previous: Promise<boolean> = Promise.resolve(true);
     while (this.running) {
+      if (inFlight.size >= PLAN_IN_FLIGHT) {
+        await Promise.race(inFlight);
+        continue;
+      }
       let events: EventEnvelope[];
       try {
         events = await this.o.consumer.next(PLAN_BATCH, 1_000);
@@ -170,23 +185,41 @@ export class DeliveryWorker {
         await sleep(1_000);
         continue;
       }
-      if (!this.running) return;
+      if (!this.running) break;
       if (events.length === 0) continue;
-      // The consumer has handed these out: they are planned before anything after them, or the
-      // position (which moves per map to the newest planned id) would pass them. Stopping first leaves
-      // the position behind them, and the next start plans them from the event log.
-      for (let failures = 0; ; failures++) {
-        try {
-          await this.plan(events);
-          break;
-        } catch (err) {
-          this.o.log.error({ err, events: events.length, failures: failures + 1 }, 'webhook planning failed; retrying the same events');
-          await sleep(Math.min(200 * 2 ** failures, 5_000));
-          if (!this.running) return;
+      const before = previous;
+      const planned = this.planUntilDone(events);
+      const done = (async () => {
+        const ok = (await planned) && (await before);
+        if (ok) {
+          this.commitPosition(events);
+          this.o.metrics.plannerLag.set(Math.max(0, Date.now() - Date.parse(events.at(-1)!.ts)) / 1000);
         }
+        return ok;
+      })();
+      previous = done;
+      inFlight.add(done);
+      void done.finally(() => inFlight.delete(done));
+    }
+    await Promise.allSettled(inFlight);
+  }
+
+  /**
+   * Plans a batch the consumer has handed out, again and again until it succeeds: it is planned before
+   * the position moves past anything after it, or the position (which moves per map to the newest
+   * planned id) would pass it. False when the worker stops first: the position stays behind the batch,
+   * and the next start plans it from the event log.
+   */
+  private async planUntilDone(events: readonly EventEnvelope[]): Promise<boolean> {
+    for (let failures = 0; ; failures++) {
+      try {
+        await this.plan(events);
+        return true;
+      } catch (err) {
+        this.o.log.error({ err, events: events.length, failures: failures + 1 }, 'webhook planning failed; retrying the same events');
+        await sleep(Math.min(200 * 2 ** failures, 5_000));
+        if (!this.running) return false;
       }
-      this.commitPosition(events);
-      this.o.metrics.plannerLag.set(Math.max(0, Date.now() - Date.parse(events.at(-1)!.ts)) / 1000);
     }
   }
 

@@ -18,6 +18,8 @@ const fakeDb: Db = {
   all: async () => [],
   one: async () => undefined,
   run: async () => 0,
+  allBound: async () => [],
+  runBound: async () => 0,
   transaction: async (fn) => fn(fakeDb),
   kysely: () => {
     throw new Error('not used by the ACL service');
