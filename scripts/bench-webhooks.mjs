@@ -60,6 +60,8 @@
 //                          baseline needs saturation)
 //   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION, WEBHOOK_RETRY_WAITS, DATABASE_POOL_MAX   passed to the worker when set
 //   BENCH_WORKER_NODE_OPTIONS  NODE_OPTIONS of the worker process (default: none), e.g. "--max-semi-space-size=1"
+//   BENCH_WORKER_ARGS      node flags of the worker process that NODE_OPTIONS refuses, space-separated, e.g. "--trace-gc"
+//                          (with BENCH_ECHO_STDOUT=1 to see what they print)
 //   BENCH_DIST=dir         build output to benchmark (default dist/)
 //   BENCH_CPU_PROF=dir     run the worker with --cpu-prof into dir (one profile per worker process, written when it stops)
 //   BENCH_KEEP_DB=1        keep the database after the run
@@ -296,18 +298,22 @@ async function main() {
     const startWorker = async () => {
       const opsPort = await freePort();
       const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-      worker = child('worker', [...prof, path.join(DIST, 'cli.js'), 'serve', '--roles', 'worker'], {
-        ...env,
-        ...workerEnv,
-        LOG_LEVEL: 'info',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        OPS_PORT: String(opsPort),
-        OPS_HOST: '127.0.0.1',
-        REDIS_URL: redisUrl,
-        REDIS_KEY_PREFIX: prefix,
-        SERVICE_WEBHOOKS_ENABLED: 'true',
-      });
+      worker = child(
+        'worker',
+        [...prof, ...(process.env.BENCH_WORKER_ARGS?.split(' ').filter(Boolean) ?? []), path.join(DIST, 'cli.js'), 'serve', '--roles', 'worker'],
+        {
+          ...env,
+          ...workerEnv,
+          LOG_LEVEL: 'info',
+          PORT: '0',
+          HOST: '127.0.0.1',
+          OPS_PORT: String(opsPort),
+          OPS_HOST: '127.0.0.1',
+          REDIS_URL: redisUrl,
+          REDIS_KEY_PREFIX: prefix,
+          SERVICE_WEBHOOKS_ENABLED: 'true',
+        },
+      );
       await waitForOutput(worker, /delivering webhooks/);
       worker.ops = `http://127.0.0.1:${opsPort}`;
       log(
