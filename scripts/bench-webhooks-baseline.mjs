@@ -17,7 +17,7 @@ import axios from 'axios';
 const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const { signingHeaders } = await import(pathToFileURL(path.join(job.dist, 'webhooks/signer.js')).href);
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: job.maxSockets, maxFreeSockets: job.maxFreeSockets, timeout: 60_000 });
+const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 60_000, maxSockets: job.maxSockets, maxFreeSockets: job.maxFreeSockets, timeout: 60_000 });
 const client = axios.create({
   maxRedirects: 0,
   timeout: job.timeoutMs,
@@ -31,7 +31,9 @@ const client = axios.create({
 
 async function send(r) {
   const body = Buffer.from(r.body, 'utf8');
-  const signal = AbortSignal.timeout(job.timeoutMs);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), job.timeoutMs);
+  const signal = deadline.signal;
   try {
     const res = await client.post(r.url, body, {
       signal,
@@ -49,6 +51,8 @@ async function send(r) {
     return res.status >= 200 && res.status < 300;
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
