@@ -248,36 +248,52 @@ export class DeliveryWorker {
     })();
   }
 
+  /**
+   * Queues the deliveries of a batch: matched against the cached subscriptions of its maps, inserted by
+   * one statement that checks those are still current (one round trip); when a map's settings moved (or
+   * a map is not cached), its subscriptions are read again and the batch matched again.
+   */
   private async plan(events: readonly EventEnvelope[]): Promise<number> {
-    const entries = await this.cache.forMaps(events.map((e) => e.map_id));
-    const rows: PlannedDelivery[] = [];
-    for (const e of events) {
-      const at = Date.parse(e.ts);
-      const subs = SubscriptionCache.matching(entries.get(e.map_id)!, e.type, at);
-      if (subs.length === 0) continue;
-      const body = serializeEnvelope(e);
-      for (const s of subs) rows.push({ subscriptionId: s.id, mapId: e.map_id, eventId: e.id, eventType: e.type, eventAtMs: at, body });
-    }
-    // The deliveries this worker has slots for are leased as they are planned and sent at once; the
-    // rest wait for a claim (by this worker or another).
-    const lease = this.running ? this.reserveForPlanning(rows) : new Set<number>();
-    let planned: { added: number; leased: ClaimedDelivery[] };
-    try {
-      planned = await this.deliveries.plan(this.o.db, rows, { owner: this.owner, leaseMs: this.o.leaseMs, rows: lease });
-    } finally {
-      for (const i of lease) this.release(rows[i]!.subscriptionId);
-    }
-    for (const d of planned.leased) this.begin(d);
-    this.o.metrics.planned.inc(planned.added);
-    if (planned.added > planned.leased.length) {
-      for (const [i, r] of rows.entries()) {
-        if (lease.has(i)) continue;
-        this.backlogged.add(r.subscriptionId);
-        this.plannedDuringClaim?.add(r.subscriptionId);
+    const maps = new Set(events.map((e) => e.map_id));
+    let entries = this.cache.cached(maps);
+    for (let round = 0; ; round++) {
+      entries ??= await this.cache.forMaps(maps);
+      const rows: PlannedDelivery[] = [];
+      for (const e of events) {
+        const at = Date.parse(e.ts);
+        const subs = SubscriptionCache.matching(entries.get(e.map_id)!, e.type, at);
+        if (subs.length === 0) continue;
+        const body = serializeEnvelope(e);
+        for (const s of subs) rows.push({ subscriptionId: s.id, mapId: e.map_id, eventId: e.id, eventType: e.type, eventAtMs: at, body });
       }
-      this.wake();
+      // Settings that keep moving between reading and inserting: planned against the read just made,
+      // unchecked, as a worker that always reads first would.
+      const versions = round < 3 ? new Map([...entries].map(([id, entry]) => [id, entry.version])) : undefined;
+      // The deliveries this worker has slots for are leased as they are planned and sent at once; the
+      // rest wait for a claim (by this worker or another).
+      const lease = this.running ? this.reserveForPlanning(rows) : new Set<number>();
+      let planned: Awaited<ReturnType<DeliveryRepository['plan']>>;
+      try {
+        planned = await this.deliveries.plan(this.o.db, rows, { owner: this.owner, leaseMs: this.o.leaseMs, rows: lease }, versions);
+      } finally {
+        for (const i of lease) this.release(rows[i]!.subscriptionId);
+      }
+      if (planned.stale.length) {
+        entries = undefined;
+        continue;
+      }
+      for (const d of planned.leased) this.begin(d);
+      this.o.metrics.planned.inc(planned.added);
+      if (planned.added > planned.leased.length) {
+        for (const [i, r] of rows.entries()) {
+          if (lease.has(i)) continue;
+          this.backlogged.add(r.subscriptionId);
+          this.plannedDuringClaim?.add(r.subscriptionId);
+        }
+        this.wake();
+      }
+      return planned.added;
     }
-    return planned.added;
   }
 
   /**

@@ -3,6 +3,7 @@ import type { EventEnvelope } from '../events/envelope.js';
 import type { AttemptResult } from './sender.js';
 import type { DeliveryAttemptDto } from './webhook.dto.js';
 import { recordSuccessSql } from './subscription.repository.js';
+import { NO_SETTINGS_VERSION } from './subscription-cache.js';
 
 /** The body of a delivery: the envelope's JSON in the field order of spec 2.11 (also what the stream sends). */
 export function serializeEnvelope(e: Pick<EventEnvelope, 'id' | 'type' | 'map_id' | 'ts' | 'payload'>): string {
@@ -111,13 +112,19 @@ export class DeliveryRepository {
    * restart, or by another worker) is left alone. The rows flagged in `lease` are inserted leased to
    * `owner` already (the planning worker has slots for them and sends them at once, with no claim in
    * between); they come back with what sending needs. Returns how many rows were new, and the leased.
+   *
+   * With `versions` (per map of the events, the version of its webhook settings the rows were matched
+   * against), nothing is inserted unless every map is still at that version: `stale` then names the
+   * maps that moved, and the caller matches again. The check and the insert are one statement, so a
+   * worker plans with one round trip while its cached subscriptions are current.
    */
   async plan(
     db: Db,
     rows: readonly PlannedDelivery[],
     lease?: { owner: string; leaseMs: number; rows: ReadonlySet<number> },
-  ): Promise<{ added: number; leased: ClaimedDelivery[] }> {
-    if (rows.length === 0) return { added: 0, leased: [] };
+    versions?: ReadonlyMap<string, string>,
+  ): Promise<{ added: number; leased: ClaimedDelivery[]; stale: string[] }> {
+    if (rows.length === 0 && !versions?.size) return { added: 0, leased: [], stale: [] };
     // Each event's body travels once (a map has up to five subscriptions), as bind parameters: the
     // events as columns, then the (event, subscription, leased now) pairs in the order given.
     const events: PlannedDelivery[] = [];
@@ -135,14 +142,20 @@ export class DeliveryRepository {
       pairs.lease.push(lease?.rows.has(i) ?? false);
     }
     const inserted = await db.allBound<{
-      id: string;
-      leased: boolean;
+      stale: string[] | null;
+      id: string | null;
+      leased: boolean | null;
       url: string | null;
       secret_encrypted: string | null;
-      subscription_id: string;
-      event_id: string;
+      subscription_id: string | null;
+      event_id: string | null;
     }>(
-      `with ev as (
+      `with cur as (
+         select x.map_id, x.version as expected, coalesce(w.version::text, '${NO_SETTINGS_VERSION}') as actual
+         from unnest($11::uuid[], $12::text[]) as x(map_id, version)
+         left join webhook_map_state w on w.map_id = x.map_id),
+       moved as (select array_agg(map_id::text) filter (where expected <> actual) as stale from cur),
+       ev as (
          select * from unnest($3::uuid[], $4::text[], $5::text[], $6::float8[], $7::text[]) with ordinality
            as e(map_id, event_id, event_type, event_at_ms, body, n)),
        ins as (
@@ -151,12 +164,14 @@ export class DeliveryRepository {
            case when p.lease then $1::text end, case when p.lease then now() + make_interval(secs => $2::float8 / 1000.0) end
          from unnest($8::int[], $9::uuid[], $10::boolean[]) with ordinality as p(e, subscription_id, lease, n)
          join ev on ev.n = p.e
+         where (select stale from moved) is null
          order by p.n
          on conflict (subscription_id, event_id) do nothing
          returning id, subscription_id, event_id, lease_owner is not null as leased)
-       select ins.id::text as id, ins.leased, s.url, s.secret_encrypted, ins.subscription_id::text as subscription_id, ins.event_id
-       from ins left join webhook_subscriptions s on ins.leased and s.id = ins.subscription_id
-       order by ins.id`,
+       select moved.stale, i.* from moved left join lateral (
+         select ins.id::text as id, ins.leased, s.url, s.secret_encrypted, ins.subscription_id::text as subscription_id, ins.event_id
+         from ins left join webhook_subscriptions s on ins.leased and s.id = ins.subscription_id
+         order by ins.id) i on true`,
       [
         lease?.owner ?? null,
         lease?.leaseMs ?? 0,
@@ -168,16 +183,22 @@ export class DeliveryRepository {
         pairs.event,
         pairs.subscription,
         pairs.lease,
+        [...(versions?.keys() ?? [])],
+        [...(versions?.values() ?? [])],
       ],
     );
+    const stale = inserted[0]?.stale ?? [];
     const byPair = new Map(rows.map((r) => [`${r.subscriptionId} ${r.eventId}`, r]));
     const leased: ClaimedDelivery[] = [];
+    let added = 0;
     for (const row of inserted) {
+      if (row.id === null) continue;
+      added++;
       if (!row.leased || row.url === null || row.secret_encrypted === null) continue;
       const r = byPair.get(`${row.subscription_id} ${row.event_id}`)!;
       leased.push({ ...deliveryRow(r), id: row.id, attempts: 0, url: row.url, secret_encrypted: row.secret_encrypted });
     }
-    return { added: inserted.length, leased };
+    return { added, leased, stale };
   }
 
   /**

@@ -10,20 +10,24 @@ export interface CachedSubscription {
   activeSinceMs: number;
 }
 
-interface Entry {
+export interface Entry {
   version: string;
   enabled: boolean;
   enabledAtMs: number;
   subs: CachedSubscription[];
 }
 
-const NONE: Entry = { version: '0', enabled: false, enabledAtMs: 0, subs: [] };
+/** A map without webhook settings (no `webhook_map_state` row): its version matches no stored one. */
+export const NO_SETTINGS_VERSION = 'none';
+const NONE: Entry = { version: NO_SETTINGS_VERSION, enabled: false, enabledAtMs: 0, subs: [] };
 
 /**
  * Active subscriptions per map, for matching events. Every change to a map's subscriptions or toggle
- * bumps the map's version in the same transaction (src/webhooks/subscription.repository.ts); each
- * lookup reads the versions of the maps it needs in one query and reloads only the maps whose
- * version moved, so a change made by any process counts for every event committed after it.
+ * bumps the map's version in the same transaction (src/webhooks/subscription.repository.ts). Either
+ * a lookup (`forMaps`) reads the versions of the maps it needs in one query and reloads only the maps
+ * whose version moved, or the caller takes what is cached (`cached`) and has the statement that uses
+ * it check the versions (the planning insert does, and asks again when one moved): either way a change
+ * made by any process counts for every event committed after it.
  */
 export class SubscriptionCache {
   private readonly entries = new Map<string, Entry>();
@@ -39,7 +43,18 @@ export class SubscriptionCache {
     return entry.subs.filter((s) => atMs >= s.activeSinceMs && (s.all || s.types.has(type)));
   }
 
-  async forMaps(mapIds: readonly string[]): Promise<Map<string, Entry>> {
+  /** The cached entries of these maps, whatever their versions now; undefined when one is not cached. */
+  cached(mapIds: Iterable<string>): Map<string, Entry> | undefined {
+    const out = new Map<string, Entry>();
+    for (const id of mapIds) {
+      const entry = this.entries.get(id);
+      if (!entry) return undefined;
+      out.set(id, entry);
+    }
+    return out;
+  }
+
+  async forMaps(mapIds: Iterable<string>): Promise<Map<string, Entry>> {
     const ids = [...new Set(mapIds)];
     const states = await this.subs.mapStates(this.db, ids);
     const stale: string[] = [];
@@ -65,7 +80,11 @@ export class SubscriptionCache {
         out.set(id, entry);
       }
     }
-    for (const id of ids) if (!out.has(id)) out.set(id, NONE);
+    for (const id of ids) {
+      if (out.has(id)) continue;
+      out.set(id, NONE);
+      this.entries.set(id, NONE);
+    }
     if (this.entries.size > 100_000) this.entries.clear();
     return out;
   }

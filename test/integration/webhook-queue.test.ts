@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../support/app.js';
 import { makeMap } from '../support/factories.js';
 import { dbOf, type Db } from '../../src/db/db.js';
 import { DeliveryRepository, type PlannedDelivery } from '../../src/webhooks/delivery.repository.js';
+import { NO_SETTINGS_VERSION } from '../../src/webhooks/subscription-cache.js';
 
 let t: TestServer;
 let db: Db;
@@ -62,6 +63,61 @@ describe('webhook delivery queue', () => {
     expect((await repo.plan(db, rows)).added).toBe(0);
   });
 
+  it('inserts only while every map is at the settings version the rows were matched against, and names the maps that moved', async () => {
+    const a = await subscriptions(1);
+    const b = await subscriptions(1);
+    const none = await subscriptions(0, false);
+    const version = async (mapId: string) =>
+      (await db.one<{ v: string }>('select version::text as v from webhook_map_state where map_id = ?', [mapId]))?.v ?? NO_SETTINGS_VERSION;
+    const [va, vb] = [await version(a.mapId), await version(b.mapId)];
+    expect(va).toMatch(/^[1-9]\d*$/);
+    expect(await version(none.mapId)).toBe(NO_SETTINGS_VERSION);
+    const rows = [...planned(a.mapId, a.ids[0]!, 2), ...planned(b.mapId, b.ids[0]!, 2)];
+    const count = async () =>
+      Number((await db.one<{ n: string }>('select count(*)::text as n from webhook_deliveries where map_id in (?, ?)', [a.mapId, b.mapId]))!.n);
+
+    // b's settings moved (a stale version): nothing of the batch is inserted, and b is named.
+    const stale = await repo.plan(
+      db,
+      rows,
+      undefined,
+      new Map([
+        [a.mapId, va],
+        [b.mapId, String(Number(vb) - 1)],
+        [none.mapId, NO_SETTINGS_VERSION],
+      ]),
+    );
+    expect(stale).toEqual({ added: 0, leased: [], stale: [b.mapId] });
+    expect(await count()).toBe(0);
+    // A map without settings claimed to have some is stale too, even with no rows to insert.
+    expect((await repo.plan(db, [], undefined, new Map([[none.mapId, '3']]))).stale).toEqual([none.mapId]);
+
+    // Current versions: the rows go in.
+    const fresh = await repo.plan(
+      db,
+      rows,
+      undefined,
+      new Map([
+        [a.mapId, va],
+        [b.mapId, vb],
+        [none.mapId, NO_SETTINGS_VERSION],
+      ]),
+    );
+    expect(fresh).toEqual({ added: 4, leased: [], stale: [] });
+    expect(await count()).toBe(4);
+
+    // A change to b's subscriptions bumps its version: the versions read before it are stale now.
+    await t.fetch(`/api/maps/${b.mapId}/webhooks/${b.ids[0]}`, {
+      method: 'PUT',
+      token: b.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ active: false }),
+    });
+    expect(await version(b.mapId)).not.toBe(vb);
+    const after = await repo.plan(db, planned(b.mapId, b.ids[0]!, 1), undefined, new Map([[b.mapId, vb]]));
+    expect(after).toEqual({ added: 0, leased: [], stale: [b.mapId] });
+  });
+
   it('leases the flagged rows as they are planned: they come back ready to send, and no claim hands them out again', async () => {
     const { mapId, ids } = await subscriptions(1);
     const rows = planned(mapId, ids[0]!, 4);
@@ -75,7 +131,7 @@ describe('webhook delivery queue', () => {
     const claimed = (await repo.claim(db, 'other', 60_000, 100, 8, new Map())).filter((r) => r.subscription_id === ids[0]);
     expect(claimed.map((d) => d.event_id).sort()).toEqual([rows[1]!.eventId, rows[3]!.eventId].sort());
     // Planned again (a replay): nothing new, nothing leased.
-    expect(await repo.plan(db, rows, { owner: 'planner', leaseMs: 60_000, rows: new Set([0, 1, 2, 3]) })).toEqual({ added: 0, leased: [] });
+    expect(await repo.plan(db, rows, { owner: 'planner', leaseMs: 60_000, rows: new Set([0, 1, 2, 3]) })).toEqual({ added: 0, leased: [], stale: [] });
   });
 
   it("stores each subscription its event's own body, in the order given, when events share subscriptions", async () => {
