@@ -88,10 +88,20 @@ describe('webhook planning after a failed insert', () => {
     try {
       await locker.query('begin');
       await locker.query('select 1 from webhook_subscriptions where id = $1 for update', [a.id]);
+      // The relay gives events their ids a moment after the writes commit; the worker reads them then.
+      const eventsOf = async (n: number) => {
+        let got: { id: string; type: string }[] = [];
+        for (const until = Date.now() + 5_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+          got = ((await (await s.fetch(`/api/maps/${map.id}/events?limit=100`, { token: key })).json()) as { data: { id: string; type: string }[] }).data;
+          if (got.length >= n) break;
+        }
+        return got;
+      };
       await moveSystem(s, map.slug, key); // add_system → a (stuck)
-      await new Promise((r) => setTimeout(r, 400));
+      expect(await eventsOf(1)).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 300)); // its batch is being planned (and stuck) by now
       await moveSystem(s, map.slug, key); // system_metadata_changed → b
-      events = ((await (await s.fetch(`/api/maps/${map.id}/events?limit=100`, { token: key })).json()) as { data: { id: string; type: string }[] }).data;
+      events = await eventsOf(2);
       expect(events.map((e) => e.type)).toEqual(['add_system', 'system_metadata_changed']);
 
       // `b` gets its event while `a`'s insert is stuck behind the lock…
