@@ -287,6 +287,38 @@ describe.each(KINDS)('event consumer (%s)', (kind) => {
   });
 });
 
+describe.each(KINDS)('event consumer catching up (%s)', (kind) => {
+  it('reads a backlog longer than one map’s share of a read: every event once, in id order per map, then live ones', async () => {
+    const { layer } = await layerOf(kind);
+    const [a, b] = [await makeMapId(), await makeMapId()];
+    const name = uniqueName('consumer');
+    const first = await layer.consumer(name);
+    await first.next(1, 10);
+    await first.close();
+    // Written while no instance runs: the next one reads them from the event log, 500 at most a read,
+    // a map's share of a read smaller than a's backlog.
+    relayFor(layer).start();
+    await write(a, 0, 250);
+    await write(b, 0, 30);
+    await waitFor(async () => (await layer.history.range(a, null, 300)).length === 250 && (await layer.history.range(b, null, 100)).length === 30);
+    const restarted = await layer.consumer(name);
+    const got: EventEnvelope[] = [];
+    for (const deadline = Date.now() + 15_000; got.length < 280 && Date.now() < deadline;) {
+      const batch = await restarted.next(500, 200);
+      got.push(...batch);
+      await restarted.commit(batch);
+    }
+    expect(got.filter((e) => e.map_id === a).map((e) => e.payload.n)).toEqual([...Array(250).keys()]);
+    expect(got.filter((e) => e.map_id === b).map((e) => e.payload.n)).toEqual([...Array(30).keys()]);
+    expect(new Set(got.map((e) => e.id)).size).toBe(280);
+    // Caught up: live events follow, none missing.
+    await write(a, 250, 3);
+    const live: EventEnvelope[] = [];
+    for (const deadline = Date.now() + 10_000; live.length < 3 && Date.now() < deadline;) live.push(...(await restarted.next(500, 200)));
+    expect(live.map((e) => e.payload.n)).toEqual([250, 251, 252]);
+  }, 60_000);
+});
+
 describe('event consumer (Redis Streams only)', () => {
   it('loses nothing when Redis trimmed the stream while it was stopped: it catches up from the event log', async () => {
     const { layer, redis, prefix } = await layerOf('Redis Streams');

@@ -4,6 +4,9 @@ import type { EventType } from '../catalog.js';
 import type { EventConsumer, EventTail } from './types.js';
 import { Alarm } from '../alarm.js';
 
+/** Events of one map a catch-up read looks at (the rest of a busy map's backlog comes in later reads). */
+const PER_MAP_READ = 50;
+
 interface EventRow {
   event_id: string;
   map_id: string;
@@ -102,15 +105,16 @@ export class DurableEventConsumer implements EventConsumer {
    * tail may deliver it before the log calls it published; reading assigned events means everything the
    * tail has not seen since it started is in this read.
    *
-   * Each map is read from its position on, through the (map_id, event_id) index: the read costs one
-   * index probe per map plus the rows it returns, however much history the log retains (a scan in seq
-   * order from the oldest event took 1.5 s per read with a million events retained). The first `max`
-   * by id across maps hold, for every map, its next events in id order without a gap, so a position
-   * moved past them skips nothing.
+   * Each map is read from its position on, through the (map_id, event_id) index, at most PER_MAP_READ
+   * events: the read costs one index probe per map plus the rows it looks at, however much history the
+   * log retains (a scan in seq order from the oldest event took 1.5 s per read with a million events
+   * retained). What is handed out is, for every map, its next events in id order without a gap (the
+   * first `max` by id of each map's next ones), so a position moved past them skips nothing.
    */
   private async fromLog(max: number): Promise<EventEnvelope[]> {
     const handed = [...this.handedOut.entries()];
-    // The planner's estimate (every map up to `max` rows) is far above what the read costs, and would
+    const perMap = Math.min(max, PER_MAP_READ);
+    // The planner's estimate (every map up to `perMap` rows) is far above what the read costs, and would
     // have PostgreSQL compile it first (180 ms with 2,000 maps): JIT is off for this read.
     const rows = await this.db.transaction(async (tx) => {
       await tx.run('set local jit = off');
@@ -127,10 +131,13 @@ export class DurableEventConsumer implements EventConsumer {
            and (p.last_event_id is not null or h.id is not null or e.created_at >= c.started_at)
          order by e.event_id limit ?) e
        order by e.event_id limit ?`,
-        [this.name, JSON.stringify(handed.map(([map_id, id]) => ({ map_id, id }))), max, max],
+        [this.name, JSON.stringify(handed.map(([map_id, id]) => ({ map_id, id }))), perMap, max],
       );
     });
-    if (rows.length < max) this.caughtUp = true;
+    // Caught up when the log had nothing more: fewer than `max` in all, and no map cut at `perMap`.
+    const counts = new Map<string, number>();
+    for (const r of rows) counts.set(r.map_id, (counts.get(r.map_id) ?? 0) + 1);
+    if (rows.length < max && [...counts.values()].every((n) => n < perMap)) this.caughtUp = true;
     return rows.map((r) => ({ id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload }));
   }
 }
