@@ -10,7 +10,7 @@ export interface CachedSubscription {
   activeSinceMs: number;
 }
 
-export interface Entry {
+interface Entry {
   version: string;
   enabled: boolean;
   enabledAtMs: number;

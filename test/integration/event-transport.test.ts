@@ -230,12 +230,12 @@ function relayFor(layer: EventLayer): EventRelay {
   return relay;
 }
 
-/** Reads until `count` events arrived (committing each batch) or the time is up. */
-async function drain(consumer: Awaited<ReturnType<EventLayer['consumer']>>, count: number, commit = true): Promise<EventEnvelope[]> {
+/** Reads until `count` events arrived (committing each batch) or the time is up, `max` a read. */
+async function drain(consumer: Awaited<ReturnType<EventLayer['consumer']>>, count: number, commit = true, max = 50): Promise<EventEnvelope[]> {
   const got: EventEnvelope[] = [];
   const deadline = Date.now() + 15_000;
   while (got.length < count && Date.now() < deadline) {
-    const batch = await consumer.next(50, 200);
+    const batch = await consumer.next(max, 200);
     got.push(...batch);
     if (commit) await consumer.commit(batch);
   }
@@ -302,19 +302,13 @@ describe.each(KINDS)('event consumer catching up (%s)', (kind) => {
     await write(b, 0, 30);
     await waitFor(async () => (await layer.history.range(a, null, 300)).length === 250 && (await layer.history.range(b, null, 100)).length === 30);
     const restarted = await layer.consumer(name);
-    const got: EventEnvelope[] = [];
-    for (const deadline = Date.now() + 15_000; got.length < 280 && Date.now() < deadline;) {
-      const batch = await restarted.next(500, 200);
-      got.push(...batch);
-      await restarted.commit(batch);
-    }
+    const got = await drain(restarted, 280, true, 500);
     expect(got.filter((e) => e.map_id === a).map((e) => e.payload.n)).toEqual([...Array(250).keys()]);
     expect(got.filter((e) => e.map_id === b).map((e) => e.payload.n)).toEqual([...Array(30).keys()]);
     expect(new Set(got.map((e) => e.id)).size).toBe(280);
     // Caught up: live events follow, none missing.
     await write(a, 250, 3);
-    const live: EventEnvelope[] = [];
-    for (const deadline = Date.now() + 10_000; live.length < 3 && Date.now() < deadline;) live.push(...(await restarted.next(500, 200)));
+    const live = await drain(restarted, 3, false, 500);
     expect(live.map((e) => e.payload.n)).toEqual([250, 251, 252]);
   }, 60_000);
 });

@@ -76,33 +76,28 @@ describe('webhook delivery queue', () => {
     const count = async () =>
       Number((await db.one<{ n: string }>('select count(*)::text as n from webhook_deliveries where map_id in (?, ?)', [a.mapId, b.mapId]))!.n);
 
+    // The batch planned with a's and b's versions as given, b's as `bVersion`.
+    const planAt = (bVersion: string) =>
+      repo.plan(
+        db,
+        rows,
+        undefined,
+        new Map([
+          [a.mapId, va],
+          [b.mapId, bVersion],
+          [none.mapId, NO_SETTINGS_VERSION],
+        ]),
+      );
+
     // b's settings moved (a stale version): nothing of the batch is inserted, and b is named.
-    const stale = await repo.plan(
-      db,
-      rows,
-      undefined,
-      new Map([
-        [a.mapId, va],
-        [b.mapId, String(Number(vb) - 1)],
-        [none.mapId, NO_SETTINGS_VERSION],
-      ]),
-    );
+    const stale = await planAt(String(Number(vb) - 1));
     expect(stale).toEqual({ added: 0, leased: [], stale: [b.mapId] });
     expect(await count()).toBe(0);
     // A map without settings claimed to have some is stale too, even with no rows to insert.
     expect((await repo.plan(db, [], undefined, new Map([[none.mapId, '3']]))).stale).toEqual([none.mapId]);
 
     // Current versions: the rows go in.
-    const fresh = await repo.plan(
-      db,
-      rows,
-      undefined,
-      new Map([
-        [a.mapId, va],
-        [b.mapId, vb],
-        [none.mapId, NO_SETTINGS_VERSION],
-      ]),
-    );
+    const fresh = await planAt(vb);
     expect(fresh).toEqual({ added: 4, leased: [], stale: [] });
     expect(await count()).toBe(4);
 
