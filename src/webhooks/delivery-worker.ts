@@ -600,7 +600,6 @@ export class DeliveryWorker {
 
   private async record(batch: readonly Finished[]): Promise<void> {
     const log: AttemptLogEntry[] = batch.map((f) => ({
-      deliveryId: f.delivery.id,
       subscriptionId: f.delivery.subscription_id,
       eventId: f.delivery.event_id,
       eventType: f.delivery.event_type,

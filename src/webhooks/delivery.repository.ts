@@ -50,7 +50,6 @@ export interface DeliveryOutcome {
 }
 
 export interface AttemptLogEntry {
-  deliveryId: string | null;
   subscriptionId: string;
   eventId: string;
   eventType: string;
@@ -78,10 +77,10 @@ function outcomesJson(outcomes: readonly DeliveryOutcome[]): string {
 
 /** The attempt log rows of `$entries`, a JSON array (`attemptsJson`), for subscriptions that still exist. */
 function logAttemptsSql(entries: string): string {
-  return `insert into webhook_attempts (delivery_id, subscription_id, event_id, event_type, attempt, attempted_at, duration_ms, status, outcome, error_class, error, next_attempt_at)
-       select v.delivery_id, v.subscription_id, v.event_id, v.event_type, v.attempt, to_timestamp(v.at_ms / 1000.0), v.duration_ms, v.status, v.outcome, v.error_class, v.error,
+  return `insert into webhook_attempts (subscription_id, event_id, event_type, attempt, attempted_at, duration_ms, status, outcome, error_class, error, next_attempt_at)
+       select v.subscription_id, v.event_id, v.event_type, v.attempt, to_timestamp(v.at_ms / 1000.0), v.duration_ms, v.status, v.outcome, v.error_class, v.error,
               to_timestamp(v.next_ms / 1000.0)
-       from json_to_recordset(${entries}::json) as v(delivery_id bigint, subscription_id uuid, event_id text, event_type text, attempt int, at_ms float8,
+       from json_to_recordset(${entries}::json) as v(subscription_id uuid, event_id text, event_type text, attempt int, at_ms float8,
               duration_ms int, status int, outcome text, error_class text, error text, next_ms float8)
        where exists (select 1 from webhook_subscriptions s where s.id = v.subscription_id)`;
 }
@@ -89,7 +88,6 @@ function logAttemptsSql(entries: string): string {
 function attemptsJson(entries: readonly AttemptLogEntry[]): string {
   return JSON.stringify(
     entries.map((e) => ({
-      delivery_id: e.deliveryId,
       subscription_id: e.subscriptionId,
       event_id: e.eventId,
       event_type: e.eventType,

@@ -255,7 +255,7 @@ export class WebhookService {
       attempt: 1,
     });
     await this.deliveries.logAttempts(this.db, [
-      { deliveryId: null, subscriptionId: sub.id, eventId: event.id, eventType: 'ping', attempt: 1, attemptedAt, result: r, nextAttemptAt: null },
+      { subscriptionId: sub.id, eventId: event.id, eventType: 'ping', attempt: 1, attemptedAt, result: r, nextAttemptAt: null },
     ]);
     return {
       event_id: event.id,

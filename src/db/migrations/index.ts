@@ -7,6 +7,7 @@ import { Migration20261123120000_key_stream_profile } from './Migration202611231
 import { Migration20261123140000_map_versions } from './Migration20261123140000_map_versions.js';
 import { Migration20261123150000_webhook_delivery } from './Migration20261123150000_webhook_delivery.js';
 import { Migration20261124220000_drop_webhook_due_index } from './Migration20261124220000_drop_webhook_due_index.js';
+import { Migration20261125100000_attempt_log_without_delivery } from './Migration20261125100000_attempt_log_without_delivery.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261122155358_initial', class: Migration20261122155358_initial },
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123140000_map_versions', class: Migration20261123140000_map_versions },
   { name: 'Migration20261123150000_webhook_delivery', class: Migration20261123150000_webhook_delivery },
   { name: 'Migration20261124220000_drop_webhook_due_index', class: Migration20261124220000_drop_webhook_due_index },
+  { name: 'Migration20261125100000_attempt_log_without_delivery', class: Migration20261125100000_attempt_log_without_delivery },
 ];
