@@ -6,14 +6,11 @@ import { buildCore, type Core } from './core/core.js';
 import { openDatabase } from './core/database.js';
 import { exitOnCrash, handleSignals, serve } from './main.js';
 import { migrate } from './db/orm.js';
-import { importStaticData } from './static-data/sde-importer.js';
 import { defaultSdeSource, SAMPLE_SDE_DIR } from './static-data/default-source.js';
-import { seedDemo } from './demo.js';
 import { createLogger } from './log.js';
 import { createMetrics } from './metrics.js';
 import { ROLES, selectRoles } from './roles/registry.js';
-import { createApiServices } from './api/services.js';
-import { AdminService } from './admin/admin.service.js';
+import type { AdminService } from './admin/admin.service.js';
 import { dbOf } from './db/db.js';
 
 function config(): Config {
@@ -51,6 +48,7 @@ async function withDatabase<T>(fn: (core: Core) => Promise<T>): Promise<T> {
 
 /** The admin commands' service, over the database alone (key caches live in server processes). */
 async function withAdmin<T>(fn: (admin: AdminService) => Promise<T>): Promise<T> {
+  const { AdminService } = await import('./admin/admin.service.js');
   return withDatabase((core) => fn(new AdminService(dbOf(core.db.orm))));
 }
 
@@ -104,6 +102,7 @@ sde
   .addOption(new Option('--from <dir|url>', 'folder or URL of the static data').default(undefined, '../shared/data/eve-static if present, else the public URL'))
   .action(async (opts: { from?: string }) => {
     const from = opts.from ?? defaultSdeSource();
+    const { importStaticData } = await import('./static-data/sde-importer.js');
     await withDatabase(async (core) => {
       const result = await importStaticData(dbOf(core.db.orm), from, { progress: (m) => process.stderr.write(`${m}\n`) });
       print(result);
@@ -214,6 +213,12 @@ program
     exitOnCrash(log);
     const core = await buildCore(cfg, { migrations: 'apply', logger: log });
     try {
+      // Loaded by the commands that use them: `serve`, `--help` and the rest start without them.
+      const [{ createApiServices }, { importStaticData }, { seedDemo }] = await Promise.all([
+        import('./api/services.js'),
+        import('./static-data/sde-importer.js'),
+        import('./demo.js'),
+      ]);
       const services = createApiServices(core);
       if ((await services.staticInfo.count()) === 0) {
         const from = opts.from ?? defaultSdeSource();

@@ -4,7 +4,8 @@ import { buildCore, type Core } from './core/core.js';
 import type { Role, RoleHandle } from './roles/role.js';
 import { DEFAULT_ROLES } from './roles/registry.js';
 import { startOpsServer, type OpsServer } from './ops/ops.server.js';
-import { apiRole, type ApiHandle } from './api/api.role.js';
+import type { ApiHandle } from './api/api.role.js';
+import { ROLE_INFO } from './roles/catalog.js';
 import { closeWithin } from './shutdown.js';
 
 /** A running `mapintel serve`: the core, its roles and the ops port. */
@@ -73,7 +74,7 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Se
     await shutdown();
     throw err;
   }
-  return { core, roles, api: roles.get(apiRole.name) as ApiHandle | undefined, ops, shutdown };
+  return { core, roles, api: roles.get(ROLE_INFO.api.name) as ApiHandle | undefined, ops, shutdown };
 }
 
 /** SIGTERM/SIGINT: drain and exit. A second signal exits at once. */

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Core } from '../core/core.js';
 import { runReadiness } from '../core/readiness.js';
 import type { Role, RoleHandle } from '../roles/role.js';
+import { ROLE_INFO } from '../roles/catalog.js';
 import { createApp } from '../app.js';
 import { databaseTimeouts } from '../db/pg-options.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';
@@ -23,8 +24,7 @@ export interface ApiHandle extends RoleHandle {
  * PORT, and the outbox relay that moves committed events to the transport.
  */
 export const apiRole: Role<ApiHandle> = {
-  name: 'api',
-  summary: 'public REST API on PORT (+ /swaggerui) and the event relay',
+  ...ROLE_INFO.api,
   async start(core: Core): Promise<ApiHandle> {
     const { config, log } = core;
     const services = createApiServices(core);

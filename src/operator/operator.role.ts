@@ -2,6 +2,7 @@ import os from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Core } from '../core/core.js';
 import type { Role, RoleHandle } from '../roles/role.js';
+import { ROLE_INFO } from '../roles/catalog.js';
 import { dbOf } from '../db/db.js';
 import { WebhookService } from '../webhooks/webhook.service.js';
 import { KubeClient } from './kube-client.js';
@@ -29,8 +30,7 @@ export function loadKubeConfig(file: string | undefined): KubeConfig {
  * /readyz of the ops port is false until the caches are synced.
  */
 export const operatorRole: Role<OperatorHandle> = {
-  name: 'operator',
-  summary: 'Kubernetes operator: WebhookSubscription resources into webhook subscriptions (leader-elected)',
+  ...ROLE_INFO.operator,
   async start(core: Core): Promise<OperatorHandle> {
     const { config } = core;
     const log = core.log.child({ component: 'operator' });

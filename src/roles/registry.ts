@@ -1,11 +1,23 @@
+import type { Core } from '../core/core.js';
 import type { Role } from './role.js';
-import { apiRole } from '../api/api.role.js';
-import { workerRole } from '../worker/worker.role.js';
-import { streamRole } from '../stream/stream.role.js';
-import { operatorRole } from '../operator/operator.role.js';
+import { ROLE_INFO } from './catalog.js';
+
+/**
+ * A role whose module is imported when it starts. A process loads only what its roles use: a worker
+ * does not load the HTTP API (express, tsoa, Swagger UI) or the Kubernetes client, which made up most of
+ * every process's start-up and of `--help`.
+ */
+function lazyRole(info: { name: string; summary: string }, load: () => Promise<Role>): Role {
+  return { ...info, start: async (core: Core) => (await load()).start(core) };
+}
 
 /** Every role this build has, in start order. */
-export const ROLES: readonly Role[] = [apiRole, streamRole, workerRole, operatorRole as Role];
+export const ROLES: readonly Role[] = [
+  lazyRole(ROLE_INFO.api, async () => (await import('../api/api.role.js')).apiRole as Role),
+  lazyRole(ROLE_INFO.stream, async () => (await import('../stream/stream.role.js')).streamRole as Role),
+  lazyRole(ROLE_INFO.worker, async () => (await import('../worker/worker.role.js')).workerRole as Role),
+  lazyRole(ROLE_INFO.operator, async () => (await import('../operator/operator.role.js')).operatorRole as Role),
+];
 
 /**
  * The roles of a plain `serve`: all but the operator, which needs a Kubernetes cluster and runs only

@@ -1,5 +1,6 @@
 import type { Core } from '../core/core.js';
 import type { Role, RoleHandle } from '../roles/role.js';
+import { ROLE_INFO } from '../roles/catalog.js';
 import { dbOf } from '../db/db.js';
 import { TokenService } from '../api/token.service.js';
 import { MapAccess } from '../maps/map-access.js';
@@ -40,8 +41,7 @@ export interface StreamHandle extends RoleHandle {
  * process through Redis (or in-process without REDIS_URL).
  */
 export const streamRole: Role<StreamHandle> = {
-  name: 'stream',
-  summary: 'event stream (SSE) on PORT: GET /api/maps/{map_id}/events/stream',
+  ...ROLE_INFO.stream,
   async start(core: Core): Promise<StreamHandle> {
     const { config, log } = core;
     const db = dbOf(core.db.orm);

@@ -1,5 +1,6 @@
 import type { Core } from '../core/core.js';
 import type { Role, RoleHandle } from '../roles/role.js';
+import { ROLE_INFO } from '../roles/catalog.js';
 import { dbOf } from '../db/db.js';
 import { WebhookSender } from '../webhooks/sender.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';
@@ -19,8 +20,7 @@ export interface WorkerHandle extends RoleHandle {
  * off it delivers nothing and serves only its probes and metrics.
  */
 export const workerRole: Role<WorkerHandle> = {
-  name: 'worker',
-  summary: 'webhook delivery workers (probes and metrics on OPS_PORT)',
+  ...ROLE_INFO.worker,
   async start(core: Core): Promise<WorkerHandle> {
     const { config } = core;
     const log = core.log.child({ role: 'worker' });

@@ -5,6 +5,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import net from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { deleteRedisPrefix, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from '../support/db.js';
 import { runCli, startCli, type CliProcess } from '../support/cli-process.js';
 import { freePort } from '../support/redis-server.js';
@@ -23,6 +27,17 @@ const env = {
   LOG_LEVEL: 'info',
 };
 const started: CliProcess[] = [];
+const recordings = mkdtempSync(path.join(os.tmpdir(), 'mapintel-roles-'));
+
+/** Env that makes the process write the npm packages it loads to a file (test/support/record-packages.mjs). */
+function recordPackages(name: string): { env: Record<string, string>; read: () => string[] } {
+  const file = path.join(recordings, name);
+  const hook = pathToFileURL(path.resolve('test/support/record-packages.mjs')).href;
+  return {
+    env: { NODE_OPTIONS: `--import=${hook}`, RECORD_PACKAGES_TO: file },
+    read: () => readFileSync(file, 'utf8').split('\n').filter(Boolean),
+  };
+}
 
 async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -49,18 +64,21 @@ afterAll(async () => {
   for (const p of started) await p.stop();
   await sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await deleteRedisPrefix(prefix);
+  rmSync(recordings, { recursive: true, force: true });
 });
 
 describe('mapintel serve --roles', () => {
   it('runs api and worker as separate processes over one database and Redis, each with probes and metrics on its ops port', async () => {
     const apiPort = await freePort();
-    const api = startCli(['serve', '--roles', 'api'], { ...env, PORT: String(apiPort) });
+    const apiPackages = recordPackages('api');
+    const api = startCli(['serve', '--roles', 'api'], { ...env, ...apiPackages.env, PORT: String(apiPort) });
     started.push(api);
     const apiOps = String((await api.waitForLog('ops port listening')).url);
     await api.waitForLog('listening');
 
     const workerPort = await freePort();
-    const worker = startCli(['serve', '--roles', 'worker'], { ...env, PORT: String(workerPort) });
+    const workerPackages = recordPackages('worker');
+    const worker = startCli(['serve', '--roles', 'worker'], { ...env, ...workerPackages.env, PORT: String(workerPort) });
     started.push(worker);
     const workerOps = String((await worker.waitForLog('ops port listening')).url);
     await worker.waitForLog('role started');
@@ -97,6 +115,14 @@ describe('mapintel serve --roles', () => {
     // Both applied their migrations against one schema without tripping over each other.
     const applied = await sql<{ n: number }>(`select count(*)::int as n from "${schema}".mikro_orm_migrations`);
     expect(applied[0]!.n).toBeGreaterThan(0);
+
+    // Each process loads the modules of its own roles only: the worker neither the HTTP API's (express,
+    // tsoa, Swagger UI) nor the operator's Kubernetes client.
+    const httpApi = ['express', '@tsoa/runtime', 'swagger-ui-express'];
+    expect(apiPackages.read()).toEqual(expect.arrayContaining([...httpApi, 'pg', 'redis']));
+    expect(apiPackages.read()).not.toContain('@kubernetes/client-node');
+    expect(workerPackages.read()).toEqual(expect.arrayContaining(['axios', 'pg', 'redis', 'prom-client']));
+    for (const name of [...httpApi, '@kubernetes/client-node']) expect(workerPackages.read()).not.toContain(name);
 
     expect(await worker.stop()).toBe(0);
     expect(worker.logs().map((l) => l.msg)).toContain('stopped');
