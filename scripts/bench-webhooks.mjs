@@ -462,6 +462,7 @@ async function main() {
       const pgBefore = await databaseBackends(raw);
       const startedAt = nowMs();
       await startWorker();
+      const readyAt = nowMs();
       const cpu = cpuSnapshot(pids(), [...pgBefore]);
       const report = await collect('saturation', expected);
       report.cpu = cpuSince(cpu, pids(), await databaseBackends(raw), expected.length);
@@ -471,6 +472,7 @@ async function main() {
         )
       ).rows[0];
       report.workerStartToFirstMs = report.first - startedAt;
+      report.workerBootMs = readyAt - startedAt;
       report.plannedSeconds = (times.last_planned - times.first_planned) / 1000;
       results.saturation = report;
       log(
@@ -638,7 +640,7 @@ async function main() {
       'detail:',
       ...(s
         ? [
-            `  saturation: planning (events → deliveries) spanned ${fmt(s.plannedSeconds, 2)} s; first delivery ${fmt(s.workerStartToFirstMs, 0)} ms after the worker was ready; ` +
+            `  saturation: planning (events → deliveries) spanned ${fmt(s.plannedSeconds, 2)} s; first delivery ${fmt(s.workerStartToFirstMs, 0)} ms after the worker process was spawned (delivering from ${fmt(s.workerBootMs, 0)} ms); ` +
               `${s.connections} connections opened; ${s.duplicates} duplicates; signatures sampled ${s.verified.checked}, all verified: ${s.verified.failed === 0}`,
             cpuLine('saturation', s),
           ]
