@@ -118,6 +118,8 @@ describe.skipIf(unavailable)('Helm chart charts/mapintel', () => {
     const job = defaults.find((o) => o.kind === 'Job')!;
     expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
     expect((job.spec as any).template.spec.containers[0].args).toEqual(['migrate']);
+    // Deleted 15 minutes after it ends, so plain manifests applied later with a new image create it again.
+    expect((job.spec as any).ttlSecondsAfterFinished).toBe(900);
   });
 
   it('with full values: HPAs for api, stream and worker, SSE settings on the stream Ingress, a ServiceMonitor, the chart-made Secret and existing ones', () => {
