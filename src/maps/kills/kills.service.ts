@@ -23,25 +23,26 @@ export class KillsService {
   }
 
   /**
-   * Stores killmails the map does not know yet, in one transaction; each new one emits map_kill. A
+   * Stores killmails the map does not know yet, all or none; each new one emits map_kill. A
    * killmail_id already stored (or repeated in the batch) is a duplicate: left as it is, no event. The
    * body is one kill, an array or `{kills}`; error details name a kill's body path (`kills[0].`, `[0].`).
    */
   async import(principal: MapKeyPrincipal, ref: MapReference, body: KillInput | KillInput[] | { kills: KillInput[] }): Promise<KillImportResultDto> {
     const map = await this.access.resolve(principal, ref);
     const { kills, fieldPrefix } = killsOfBody(body);
-    return this.db.transaction(async (tx) => {
-      const known = await this.solarSystems.byIds(
-        tx,
-        kills.map((k) => k.solar_system_id),
-      );
-      const unknown = kills.flatMap((k, i) =>
-        known.has(k.solar_system_id) ? [] : [{ field: `${fieldPrefix(i)}solar_system_id`, message: `${k.solar_system_id} is not a known solar system` }],
-      );
-      if (unknown.length) throw solarSystemsNotFound(unknown);
-      const inserted = await this.store(tx, map.id, kills.map(toNewKill));
-      return { inserted, duplicates: kills.length - inserted };
-    });
+    // The systems are static data, checked before the write; the write is one statement, atomic on its
+    // own (`store`). No explicit transaction: two round trips instead of four, and an event's time (its
+    // transaction's start) is that much closer to its commit.
+    const known = await this.solarSystems.byIds(
+      this.db,
+      kills.map((k) => k.solar_system_id),
+    );
+    const unknown = kills.flatMap((k, i) =>
+      known.has(k.solar_system_id) ? [] : [{ field: `${fieldPrefix(i)}solar_system_id`, message: `${k.solar_system_id} is not a known solar system` }],
+    );
+    if (unknown.length) throw solarSystemsNotFound(unknown);
+    const inserted = await this.store(this.db, map.id, kills.map(toNewKill));
+    return { inserted, duplicates: kills.length - inserted };
   }
 
   /**
