@@ -1,4 +1,3 @@
-import type { Core } from '../core/core.js';
 import type { Role } from './role.js';
 import { ROLE_INFO } from './catalog.js';
 
@@ -8,15 +7,15 @@ import { ROLE_INFO } from './catalog.js';
  * every process's start-up and of `--help`.
  */
 function lazyRole(info: { name: string; summary: string }, load: () => Promise<Role>): Role {
-  return { ...info, start: async (core: Core) => (await load()).start(core) };
+  return { ...info, start: async (core) => (await load()).start(core) };
 }
 
 /** Every role this build has, in start order. */
 export const ROLES: readonly Role[] = [
-  lazyRole(ROLE_INFO.api, async () => (await import('../api/api.role.js')).apiRole as Role),
-  lazyRole(ROLE_INFO.stream, async () => (await import('../stream/stream.role.js')).streamRole as Role),
-  lazyRole(ROLE_INFO.worker, async () => (await import('../worker/worker.role.js')).workerRole as Role),
-  lazyRole(ROLE_INFO.operator, async () => (await import('../operator/operator.role.js')).operatorRole as Role),
+  lazyRole(ROLE_INFO.api, async () => (await import('../api/api.role.js')).apiRole),
+  lazyRole(ROLE_INFO.stream, async () => (await import('../stream/stream.role.js')).streamRole),
+  lazyRole(ROLE_INFO.worker, async () => (await import('../worker/worker.role.js')).workerRole),
+  lazyRole(ROLE_INFO.operator, async () => (await import('../operator/operator.role.js')).operatorRole),
 ];
 
 /**
