@@ -5,10 +5,13 @@
 //
 //   node scripts/bench-webhooks-sender.mjs            (after `make build`)
 //   BENCH_REQUESTS=20000 BENCH_ROUNDS=3 node scripts/bench-webhooks-sender.mjs
+//   BENCH_ALLOC=1 node scripts/bench-webhooks-sender.mjs   (also KB allocated per request, from V8's
+//     sampling heap profiler with collected objects counted; the profiler's cost shows in the CPU figures)
 //
 // Prints, per round, requests/s and CPU µs per request of each, alternating product and bare.
 import { fork } from 'node:child_process';
 import http from 'node:http';
+import inspector from 'node:inspector/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -88,13 +91,29 @@ if (process.argv[2] === 'receiver') {
     );
     if (failed) throw new Error(`${failed} of ${n} requests failed`);
   }
+  const session = process.env.BENCH_ALLOC === '1' ? new inspector.Session() : undefined;
+  session?.connect();
+  /** Bytes allocated while `fn` runs (sampled every 32 KB, objects collected since included). */
+  async function allocated(fn) {
+    if (!session) return fn().then(() => undefined);
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 32_768,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+    await fn();
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    const total = (node) => node.selfSize + node.children.reduce((sum, c) => sum + total(c), 0);
+    return total(profile.head);
+  }
   async function measure(name, send) {
     const cpu = process.cpuUsage();
     const started = performance.now();
-    await run(send, requests);
+    const bytes = await allocated(() => run(send, requests));
     const used = process.cpuUsage(cpu);
     const seconds = (performance.now() - started) / 1000;
-    return `${name} ${Math.round(requests / seconds)} req/s, ${((used.user + used.system) / requests).toFixed(1)} µs CPU per request`;
+    const alloc = bytes === undefined ? '' : `, ${(bytes / requests / 1024).toFixed(1)} KB allocated per request`;
+    return `${name} ${Math.round(requests / seconds)} req/s, ${((used.user + used.system) / requests).toFixed(1)} µs CPU per request${alloc}`;
   }
 
   await run(product, 5_000);
