@@ -8,6 +8,7 @@ export interface StreamMetrics {
   backfilled: Counter;
   resets: Counter<'reason'>;
   slowConsumers: Counter;
+  closed: Counter<'reason'>;
   latency: Histogram;
 }
 
@@ -31,6 +32,12 @@ export function streamMetrics(registry: Registry): StreamMetrics {
     slowConsumers: new Counter({
       name: 'mapintel_stream_slow_consumer_disconnects_total',
       help: 'Connections closed because their unsent bytes passed STREAM_MAX_BUFFER_BYTES',
+      registers: [registry],
+    }),
+    closed: new Counter({
+      name: 'mapintel_stream_server_closes_total',
+      help: 'Connections this server closed, by reason (slow_consumer, resync_failed, shutdown, revoked); clients resume with their last id',
+      labelNames: ['reason'],
       registers: [registry],
     }),
     latency: new Histogram({

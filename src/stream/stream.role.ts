@@ -14,6 +14,7 @@ import { StreamHub } from './stream-hub.js';
 import { MemoryStreamCaps, RedisStreamCaps, type StreamCaps } from './stream-caps.js';
 import { STREAM_PATH, StreamService } from './stream.service.js';
 import { streamMetrics } from './stream.metrics.js';
+import { RevocationSweep } from './revocation-sweep.js';
 
 /** How long a history read waits for Redis (node-redis's own default command timeout). */
 const HISTORY_DEADLINE_MS = 5_000;
@@ -93,27 +94,10 @@ export const streamRole: Role<StreamHandle> = {
     core.publicHttp.route({ matches: (path) => STREAM_PATH.test(path), handle: (req, res) => streams.handle(req, res) });
     await core.publicHttp.listen();
 
-    // Revoked keys: their streams close on every process within a sweep. One query per sweep for every
-    // key holding a connection (not one lookup per key); when the database cannot answer, nothing is
-    // closed and the next sweep asks again.
-    const sweepLog = log.child({ component: 'stream' });
-    let sweeping = false;
-    const sweep = setInterval(() => {
-      if (sweeping || streams.open.size === 0) return;
-      const keyIds = new Set<string>();
-      for (const s of streams.open) keyIds.add(s.principal.keyId);
-      sweeping = true;
-      tokens
-        .liveMapKeyIds([...keyIds])
-        .then(
-          (live) => {
-            for (const s of streams.open) if (!live.has(s.principal.keyId)) s.close('revoked');
-          },
-          (err: unknown) => sweepLog.warn({ err: { message: (err as Error).message } }, 'revocation sweep failed; retrying at the next one'),
-        )
-        .finally(() => (sweeping = false));
-    }, REVOCATION_SWEEP_MS);
-    sweep.unref();
+    // Revoked keys: their streams close on every process within a sweep (one query per sweep for every
+    // key holding a connection, not one lookup per key).
+    const sweep = new RevocationSweep(streams.open, (keyIds) => tokens.liveMapKeyIds(keyIds), log.child({ component: 'stream' }));
+    sweep.start(REVOCATION_SWEEP_MS);
 
     let drained: Promise<void> | undefined;
     const handle: StreamHandle = {
@@ -147,7 +131,7 @@ export const streamRole: Role<StreamHandle> = {
       },
       async stop() {
         await handle.stopAccepting();
-        clearInterval(sweep);
+        sweep.stop();
         streams.stop();
         hub.stop();
         await caps.close();

@@ -180,8 +180,10 @@ export class StreamService {
       },
       // node:http counts the socket's unsent bytes in the response's.
       bufferedBytes: () => res.writableLength,
-      close: () => {
-        if (!ended) res.destroy();
+      close: (reason) => {
+        if (ended) return;
+        metrics.closed.inc({ reason });
+        res.destroy();
       },
     };
     const finish = () => {

@@ -13,7 +13,7 @@ import { freePort } from '../support/redis-server.js';
 let t: TestServer;
 let slug: string;
 let keys: string[] = [];
-const procs: { cli: CliProcess; url: string }[] = [];
+const procs: { cli: CliProcess; url: string; opsUrl: string }[] = [];
 /** Admitted streams, with their responses kept referenced: a collected response would close its stream. */
 const held: { abort: AbortController; res: Response }[] = [];
 
@@ -39,9 +39,12 @@ beforeAll(async () => {
       OPS_HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
     });
-    procs.push({ cli, url: `http://127.0.0.1:${port}` });
+    procs.push({ cli, url: `http://127.0.0.1:${port}`, opsUrl: '' });
   }
-  for (const p of procs) await p.cli.waitForLog('listening', 60_000);
+  for (const p of procs) {
+    await p.cli.waitForLog('listening', 60_000);
+    p.opsUrl = (await p.cli.waitForLog('ops port listening')).url as string;
+  }
 }, 120_000);
 
 afterAll(async () => {
@@ -63,6 +66,17 @@ async function connect(base: string, key: string): Promise<number> {
   }
 }
 
+/** Connections the stream processes closed themselves (revoked, slow, ...): none while the tests hold them. */
+async function serverCloses(): Promise<number> {
+  let n = 0;
+  for (const p of procs) {
+    if (p.cli.child.exitCode !== null || p.cli.child.signalCode !== null) continue;
+    const text = await (await fetch(`${p.opsUrl}/metrics`)).text();
+    for (const m of text.matchAll(/^mapintel_stream_server_closes_total\{[^}]*\} (\d+)/gm)) n += Number(m[1]);
+  }
+  return n;
+}
+
 async function releaseAll(): Promise<void> {
   for (const h of held.splice(0)) h.abort.abort();
   await new Promise((r) => setTimeout(r, 500));
@@ -73,12 +87,16 @@ describe('stream caps across three stream processes', () => {
     const statuses = await Promise.all(Array.from({ length: 300 }, (_, i) => connect(procs[i % 3]!.url, keys[0]!)));
     expect(statuses.filter((s) => s === 200).length).toBe(10);
     expect(statuses.filter((s) => s === 429).length).toBe(290);
+    // Two revocation sweeps pass over the held streams (every key is valid): none is closed.
+    await new Promise((r) => setTimeout(r, 4_500));
+    expect(await serverCloses()).toBe(0);
     await releaseAll();
   }, 60_000);
 
   it('admits exactly 50 of 300 concurrent connects to one map, and frees a SIGKILLed process’s slots within 30 s', async () => {
     const statuses = await Promise.all(Array.from({ length: 300 }, (_, i) => connect(procs[i % 3]!.url, keys[i % 30]!)));
     expect(statuses.filter((s) => s === 200).length).toBe(50);
+    expect(await serverCloses()).toBe(0);
     expect(await connect(procs[1]!.url, keys[5]!)).toBe(429);
     // One process dies without releasing anything.
     const victim = procs[0]!;

@@ -134,6 +134,7 @@ describe('the stream on the wire', () => {
 
   it('disconnects a client that stops reading once 1 MiB is unsent; a reading client on the same map gets every event', async () => {
     const slowBefore = await slowConsumerCount();
+    const slowClosesBefore = await serverCloses('slow_consumer');
     const stuck = rawRequest('1.1');
     await stuck.until((b) => b.includes('event: connected'));
     stuck.socket.pause();
@@ -149,6 +150,7 @@ describe('the stream on the wire', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(await slowConsumerCount()).toBe(slowBefore + 1);
+    expect(await serverCloses('slow_consumer')).toBe(slowClosesBefore + 1);
     const got = await reader.waitFor((f: Frame) => f.id !== undefined, sent.length, 30_000);
     expect(got.map((f) => f.id)).toEqual(sent);
     reader.close();
@@ -157,6 +159,11 @@ describe('the stream on the wire', () => {
     await stuck.closed;
   }, 60_000);
 });
+
+async function serverCloses(reason: string): Promise<number> {
+  const text = await (await fetch(`${t.opsUrl}/metrics`)).text();
+  return Number(new RegExp(`^mapintel_stream_server_closes_total\\{reason="${reason}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+}
 
 async function slowConsumerCount(): Promise<number> {
   const text = await (await fetch(`${t.opsUrl}/metrics`)).text();

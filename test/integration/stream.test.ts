@@ -161,6 +161,8 @@ describe('GET /api/maps/{map_id}/events/stream', () => {
     await t.platform.admin.revokeKey(slug, issued.id);
     await c.ended;
     expect(Date.now() - started).toBeLessThan(5_000);
+    const metrics = await (await fetch(`${t.opsUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^mapintel_stream_server_closes_total\{reason="revoked"\} 1$/m);
   });
 
   it('closes only the streams of the revoked key; the streams of other keys of the map go on', async () => {
