@@ -19,24 +19,27 @@ const PAGE = 500;
 
 /**
  * Reads the events after `afterId` and hands each to `emit` in id order; `emit` may be async (it
- * writes a frame). Returns what happened: replayed (with the last id handed over) or reset.
+ * writes a frame). Returns what happened: replayed (with the last id handed over) or reset. A null
+ * `afterId` is a connection that has had no event of a map that had none when it connected: every
+ * event the map has now came after, and is read from the event log (no retention reset).
  */
 export async function backfill(
   sources: { history: EventHistory; log: EventLogReader },
   mapId: string,
-  afterId: string,
+  afterId: string | null,
   max: number,
   emit: (e: EventEnvelope) => void | Promise<void>,
 ): Promise<BackfillResult> {
-  const hotFirst = await sources.history.firstId(mapId);
+  const hotFirst = afterId === null ? null : await sources.history.firstId(mapId);
   // Trimming drops the oldest entries only: when the hot history still holds an id at or before the
   // client's, it holds every later one.
-  const fromHot = hotFirst !== null && hotFirst <= afterId;
-  if (!fromHot) {
+  const fromHot = hotFirst !== null && afterId !== null && hotFirst <= afterId;
+  if (!fromHot && afterId !== null) {
     const oldest = await sources.log.oldestId(mapId);
     if (oldest !== null && oldest > afterId) return { kind: 'reset', reason: 'retention', earliestEventId: oldest };
   }
-  const read = (after: string, limit: number) => (fromHot ? sources.history.range(mapId, after, limit) : sources.log.list(mapId, after, limit));
+  const read = (after: string | null, limit: number) =>
+    fromHot ? sources.history.range(mapId, after, limit) : sources.log.list(mapId, after ?? undefined, limit);
   // Counted before anything is sent, so a client too far behind gets a reset, not a partial replay.
   let probe = afterId;
   let behind = 0;

@@ -38,6 +38,8 @@ interface Member {
   queue: EventEnvelope[] | null;
   /** Frames of the current tail read not written yet (written at its flush). */
   pending: SharedFrame[];
+  /** The tail resynced while this connection was backfilling: it backfills again before going live. */
+  resyncDue: boolean;
 }
 
 export interface HubOptions {
@@ -83,7 +85,7 @@ export class StreamHub {
 
   /** Adds a connection that is about to backfill from `lastId`; live events are queued for it. */
   join(sink: StreamSink, lastId: string | null): void {
-    const member: Member = { sink, lastId, queue: [], pending: [] };
+    const member: Member = { sink, lastId, queue: [], pending: [], resyncDue: false };
     this.members.set(sink, member);
     let set = this.byMap.get(sink.mapId);
     if (!set) {
@@ -103,6 +105,12 @@ export class StreamHub {
   goLive(sink: StreamSink): void {
     const m = this.members.get(sink);
     if (!m || m.queue === null) return;
+    if (m.resyncDue) {
+      // Its backfill may have read the history before events the tail then missed: once more.
+      m.resyncDue = false;
+      this.opts.onResync(m.sink, m.lastId);
+      return;
+    }
     const queued = m.queue;
     m.queue = null;
     const frames: SharedFrame[] = [];
@@ -192,7 +200,10 @@ export class StreamHub {
   private resyncAll(): void {
     this.flush();
     for (const m of this.members.values()) {
-      if (m.queue !== null) continue;
+      if (m.queue !== null) {
+        m.resyncDue = true;
+        continue;
+      }
       m.queue = [];
       this.opts.onResync(m.sink, m.lastId);
     }

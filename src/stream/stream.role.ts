@@ -63,13 +63,7 @@ export const streamRole: Role<StreamHandle> = {
     const hub = new StreamHub(tail, {
       maxBufferedBytes: config.streamMaxBufferBytes,
       // The tail may have missed events: each connection replays from its last id, then goes live again.
-      onResync: (sink, lastId) => {
-        const again = lastId && late.service ? late.service.replay(sink, lastId) : Promise.resolve();
-        again.then(
-          () => hub.goLive(sink),
-          () => sink.close('resync_failed'),
-        );
-      },
+      onResync: (sink) => void late.service?.resync(sink),
       onDelivered: (e, connections) => {
         metrics.delivered.inc(connections);
         metrics.latency.observe(Math.max(0, Date.now() - Date.parse(e.ts)) / 1000);

@@ -47,6 +47,9 @@ export interface OpenStream extends StreamSink {
   readonly lastWrite: number;
 }
 
+/** Waits between the attempts of a resync's backfill (about 6 s in all). */
+const RESYNC_RETRY_MS = [250, 1_000, 2_000, 3_000];
+
 /** The keepalive comment, encoded once for every connection and every tick (no bytes made per write). */
 const KEEPALIVE = [new SharedFrame(KEEPALIVE_FRAME)];
 
@@ -203,6 +206,8 @@ export class StreamService {
       const latest = (await this.d.history.lastId(s.mapId)) ?? null;
       sink.write(connectedFrame(s.mapId, latest));
       if (s.lastId) await this.replay(sink, s.lastId);
+      // A new client's position is the last id it was told of: a resync replays from there.
+      else if (latest) hub.sent(sink, latest);
       hub.goLive(sink);
     })().catch((err: unknown) => {
       this.d.log.warn({ err: { message: (err as Error).message }, mapId: s.mapId }, 'stream backfill failed; closing (the client resumes)');
@@ -210,8 +215,33 @@ export class StreamService {
     });
   }
 
+  /**
+   * After a tail resync: backfills the connection from its last id, then live again. The history
+   * may answer a moment after the tail does (each has its own Redis connection, reconnecting on its
+   * own): a failed backfill is tried again after RESYNC_RETRY_MS, and only then is the connection
+   * closed (the client resumes with its last id).
+   */
+  async resync(sink: StreamSink): Promise<void> {
+    const { hub } = this.d;
+    for (let attempt = 0; ; attempt++) {
+      if (!this.open.has(sink as OpenStream)) return;
+      try {
+        await this.replay(sink, hub.lastId(sink));
+        hub.goLive(sink);
+        return;
+      } catch (err) {
+        if (attempt >= RESYNC_RETRY_MS.length) {
+          this.d.log.warn({ err: { message: (err as Error).message }, mapId: sink.mapId }, 'stream resync failed; closing (the client resumes)');
+          sink.close('resync_failed');
+          return;
+        }
+        await new Promise((r) => setTimeout(r, RESYNC_RETRY_MS[attempt]));
+      }
+    }
+  }
+
   /** Backfills a connection from `after` (also after a tail resync); the hub queues live events meanwhile. */
-  async replay(sink: StreamSink, after: string): Promise<void> {
+  async replay(sink: StreamSink, after: string | null): Promise<void> {
     const { hub, metrics } = this.d;
     const result = await backfill({ history: this.d.history, log: this.d.eventLog }, sink.mapId, after, this.d.config.streamBackfillMax, (e) => {
       if (matchesFilter(sink.filter, e.type)) {

@@ -76,7 +76,7 @@ async function mapWithEvents(kind: 'Redis Streams' | 'in-process', count: number
   return { mapId, layer, all };
 }
 
-async function run(layer: EventLayer, mapId: string, after: string, max = 10_000) {
+async function run(layer: EventLayer, mapId: string, after: string | null, max = 10_000) {
   const got: EventEnvelope[] = [];
   const result = await backfill({ history: layer.history, log: eventLog }, mapId, after, max, (e) => void got.push(e));
   return { got, result };
@@ -106,6 +106,15 @@ describe.each(['Redis Streams', 'in-process'] as const)('stream backfill (%s)', 
     const { got, result } = await run(layer, mapId, all[50]!.id);
     expect(got).toEqual([]);
     expect(result).toEqual({ kind: 'reset', reason: 'retention', earliestEventId: all[100]!.id });
+  });
+
+  it('replays every event of the map, from the event log, for a connection with no position (its map had none when it connected)', async () => {
+    const { mapId, layer, all } = await mapWithEvents(kind, 150, 100);
+    await t.orm.em.fork().getConnection().execute('delete from map_events where map_id = ? and event_id <= ?', [mapId, all[19]!.id]);
+    const { got, result } = await run(layer, mapId, null);
+    expect(got.map((e) => e.id)).toEqual(all.slice(20).map((e) => e.id));
+    expect(result).toEqual({ kind: 'replayed', count: 130, lastId: all[149]!.id });
+    expect((await run(layer, mapId, null, 100)).result).toEqual({ kind: 'reset', reason: 'backfill_limit', earliestEventId: all[20]!.id });
   });
 
   it('resets rather than replaying part of the gap when the client is more than the maximum behind', async () => {

@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeMap } from '../support/factories.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { moveSystem, openStream, type Frame } from '../support/sse.js';
+import type { StreamHandle } from '../../src/stream/stream.role.js';
 
 let t: TestServer;
 let redis: OwnRedis;
@@ -49,6 +50,28 @@ describe('stream resilience', () => {
     expect(ids.length).toBe(7);
     expect(new Set(ids).size).toBe(7);
     expect([...ids].sort()).toEqual(ids);
+    c.close();
+  }, 60_000);
+
+  it('retries a resync whose backfill cannot read Redis yet, and keeps the connection whole', async () => {
+    const c = await openStream(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${key}` } });
+    await c.waitFor((f) => f.event === 'connected');
+    for (let i = 0; i < 2; i++) await moveSystem(t, slug, key);
+    await c.waitFor(isEvent, 2);
+    await redis.stop();
+    for (let i = 0; i < 2; i++) await moveSystem(t, slug, key);
+    // A resync now: its backfill fails at once (the history's connection is down), and is tried again.
+    const hub = (t.server.roles.get('stream') as StreamHandle).hub as unknown as { resyncAll(): void };
+    hub.resyncAll();
+    await new Promise((r) => setTimeout(r, 1_500));
+    await redis.start();
+    const frames = await c.waitFor(isEvent, 4, 20_000);
+    const ids = frames.map((f) => f.id!);
+    expect(new Set(ids).size).toBe(4);
+    expect([...ids].sort()).toEqual(ids);
+    const metrics = await (await fetch(`${t.opsUrl}/metrics`)).text();
+    expect(metrics).not.toMatch(/^mapintel_stream_server_closes_total\{reason="resync_failed"\}/m);
+    expect(await Promise.race([c.ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('open'), 500))])).toBe('open');
     c.close();
   }, 60_000);
 

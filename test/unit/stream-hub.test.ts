@@ -191,4 +191,28 @@ describe('StreamHub', () => {
     (hub as unknown as { resyncAll(): void }).resyncAll();
     expect(resyncs).toEqual(['A@01JD0000000000000000000000']);
   });
+
+  it('backfills a connection again when the tail resyncs while it is still backfilling, then delivers what queued meanwhile once', async () => {
+    const { hub, publish, resyncs } = await setup();
+    const sink = new FakeSink('A');
+    hub.join(sink, '01JD0000000000000000000000');
+    const queued = ev('A');
+    await publish(queued);
+    await tick();
+    (hub as unknown as { resyncAll(): void }).resyncAll();
+    expect(resyncs).toEqual([]);
+    // Its backfill ends: instead of going live it is sent back to backfill from its last id.
+    hub.goLive(sink);
+    expect(resyncs).toEqual(['A@01JD0000000000000000000000']);
+    expect(sink.frames).toEqual([]);
+    // The second backfill writes the queued event itself; going live then skips it.
+    sink.write(`id: ${queued.id}\ndata: {}\n\n`);
+    hub.sent(sink, queued.id);
+    hub.goLive(sink);
+    expect(resyncs).toHaveLength(1);
+    const later = ev('A');
+    await publish(later);
+    await tick();
+    expect(sink.ids()).toEqual([queued.id, later.id]);
+  });
 });
