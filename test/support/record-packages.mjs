@@ -2,6 +2,7 @@
 // loads (ESM or CommonJS), once each, to the file named by RECORD_PACKAGES_TO.
 import { registerHooks } from 'node:module';
 import { appendFileSync } from 'node:fs';
+import process from 'node:process';
 
 const file = process.env.RECORD_PACKAGES_TO;
 const seen = new Set();
