@@ -149,9 +149,24 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(featureGates(deps.config));
   app.use(keyBeforeBody(deps.tokens));
 
+  const router = express.Router();
+  RegisterRoutes(router);
+  const routes = routeTable(router);
+  const allowedMethods = (path: string): string[] => {
+    const methods = new Set(routes.filter((r) => r.match(path)).flatMap((r) => r.methods));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods];
+  };
+  // A request no route takes (an unknown path, or a method its path does not allow) answers 404 or 405
+  // below whatever it carries: its body is neither checked nor parsed.
+  const routed = (req: Request): boolean => {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    return routes.some((r) => r.methods.includes(method) && r.match(req.path));
+  };
+
   // Writes must be JSON; GET/DELETE without a body may carry any content type (clients send one).
   app.use((req, _res, next) => {
-    if (hasBody(req) && !req.is('application/json')) {
+    if (hasBody(req) && routed(req) && !req.is('application/json')) {
       next(new AppError(415, 'unsupported_media_type', 'Request body must be application/json'));
       return;
     }
@@ -168,7 +183,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
   // `Content-Length: 0` is no body (as for the 415 check): body-parser would read it as `{}`, so an
   // empty write to an endpoint that needs a body would pass as an empty object.
-  app.use((req, res, next) => (hasBody(req) ? parseJson(req, res, next) : next()));
+  app.use((req, res, next) => (hasBody(req) && routed(req) ? parseJson(req, res, next) : next()));
   app.use((req, _res, next) => {
     // Path parameters are decoded later, by the router: a NUL there (%00) is refused here too.
     const bad = findBadText(req.body, '') ?? findBadText(req.query, '') ?? (/%00/.test(req.path) ? { field: 'path', message: BAD_TEXT_MESSAGE } : undefined);
@@ -179,14 +194,6 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
 
-  const router = express.Router();
-  RegisterRoutes(router);
-  const routes = routeTable(router);
-  const allowedMethods = (path: string): string[] => {
-    const methods = new Set(routes.filter((r) => r.match(path)).flatMap((r) => r.methods));
-    if (methods.has('GET')) methods.add('HEAD');
-    return [...methods];
-  };
   // OPTIONS answers with Allow (no body) instead of the router's plain-text default.
   app.use((req, res, next) => {
     if (req.method !== 'OPTIONS') return next();

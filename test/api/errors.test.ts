@@ -76,6 +76,22 @@ describe('errors, request ids, health and metrics', () => {
       });
     }
 
+    it('answers 404 on an unknown path and 405 on a known one with the wrong method, whatever the body carries', async () => {
+      for (const [body, headers] of [
+        ['{not json', JSON_CT],
+        ['plain words', { 'content-type': 'text/plain' }],
+        ['x'.repeat(300_000), JSON_CT],
+      ] as const) {
+        await expectJsonError(await t.fetch('/api/nope', { method: 'POST', token: key, headers, body }), 404, 'not_found');
+        await expectJsonError(await t.fetch('/api/maps/some-map/nothing-here', { method: 'PUT', token: key, headers, body }), 404, 'not_found');
+        const wrong = await t.fetch('/api/map/systems', { method: 'POST', token: key, headers, body });
+        await expectJsonError(wrong, 405, 'method_not_allowed');
+        expect(allowOf(wrong)).toEqual(['GET', 'HEAD']);
+      }
+      // A route still refuses what it cannot read.
+      await expectJsonError(await t.fetch('/api/map/acls', { method: 'POST', token: key, headers: JSON_CT, body: '{not json' }), 400, 'invalid_json');
+    });
+
     it('never answers an HTML page, even when the client asks for HTML', async () => {
       const res = await t.fetch('/api/nope', { headers: { accept: 'text/html' } });
       await expectJsonError(res, 404, 'not_found');
