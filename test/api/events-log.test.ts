@@ -4,15 +4,7 @@ import { importFixture, makeKill, makeMap, makeSystem } from '../support/factori
 import type { EventEnvelope } from '../../src/events/envelope.js';
 import { pruneEvents } from '../../src/events/relay.js';
 import pg from 'pg';
-
-async function waitFor(cond: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not reached in time');
-}
+import { waitFor } from '../support/wait.js';
 
 describe('GET /api/maps/{map_id}/events', () => {
   let t: TestServer;

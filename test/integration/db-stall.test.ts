@@ -19,6 +19,7 @@ import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
 import { createLogger } from '../../src/log.js';
 import { CLOSE_MIN_MS } from '../../src/shutdown.js';
+import { eventually, waitFor } from '../support/wait.js';
 
 const QUERY_DEADLINE_MS = 1500;
 const SHUTDOWN_WINDOW_MS = 2000;
@@ -42,28 +43,6 @@ async function expectUnavailable(res: Response): Promise<void> {
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   expect(JSON.parse(text)).toEqual({ error: expect.any(String), code: 'dependency_unavailable' });
   expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-}
-
-/** Polls until `probe` answers `status`. */
-async function eventually(probe: () => Promise<Response>, status: number, timeoutMs = 20_000): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  let last: Response | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (last.status === status) return last;
-    await last.body?.cancel();
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`still ${last?.status} after ${timeoutMs} ms`);
-}
-
-async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what}: not reached within ${timeoutMs} ms`);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -15,6 +15,7 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/app.js
 import { TEST_DATABASE_URL } from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { importFixture, makeMap, makeSystem } from '../support/factories.js';
+import { eventually } from '../support/wait.js';
 
 const JSON_CT = { 'content-type': 'application/json' };
 
@@ -83,19 +84,6 @@ async function expectUnavailable(res: Response): Promise<void> {
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   expect(JSON.parse(text)).toEqual({ error: expect.any(String), code: 'dependency_unavailable' });
   expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-}
-
-/** Polls until `probe` answers `status` (the pool or client reconnects in the background). */
-async function eventually(probe: () => Promise<Response>, status: number, timeoutMs = 15_000): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  let last: Response | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (last.status === status) return last;
-    await last.body?.cancel();
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`still ${last?.status} after ${timeoutMs} ms`);
 }
 
 function unhandled(t: TestServer): unknown[] {

@@ -17,6 +17,7 @@ import { MapContentService } from '../../src/maps/map-content.service.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
 import type { Redis } from '../../src/core/redis.js';
+import { waitFor } from '../support/wait.js';
 
 const log = createLogger('silent');
 
@@ -68,15 +69,6 @@ async function writeEvents(mapId: string, from: number, count: number): Promise<
   for (let n = from; n < from + count; n++) {
     await db.orm.em.fork().transactional(async (tx) => outbox.append(tx, [probeEvent(mapId, n)]));
   }
-}
-
-async function waitFor(cond: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not reached in time');
 }
 
 function expectStrictlyIncreasing(events: EventEnvelope[]): void {

@@ -16,6 +16,7 @@ import type { TailListener } from '../../src/events/transport/types.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
 import { createLogger } from '../../src/log.js';
+import { waitFor } from '../support/wait.js';
 
 const log = createLogger('silent');
 let db: TestDb;
@@ -74,15 +75,6 @@ function collector(): TailListener & { events: EventEnvelope[]; resyncs: number 
     },
   };
   return c;
-}
-
-async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('condition not reached in time');
 }
 
 const uuid = () => crypto.randomUUID();
