@@ -34,7 +34,7 @@ const execute = <T extends object[]>(sql: string) => orm.em.fork().getConnection
 async function settings(): Promise<Record<string, string>> {
   const rows = await execute<{ name: string; setting: string }[]>(
     `select name, setting from pg_settings where name in
-       ('statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout', 'tcp_keepalives_idle', 'search_path')`,
+       ('statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout', 'tcp_keepalives_idle', 'search_path', 'jit')`,
   );
   return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
 }
@@ -49,8 +49,9 @@ async function failureOf(run: () => Promise<unknown>): Promise<unknown> {
 }
 
 describe('PostgreSQL connection deadlines', () => {
-  it('gives ORM connections statement_timeout shortly below the query deadline, lock_timeout, idle_in_transaction_session_timeout and server keepalive', async () => {
+  it('gives ORM connections statement_timeout shortly below the query deadline, lock_timeout, idle_in_transaction_session_timeout, server keepalive and no JIT', async () => {
     expect(await settings()).toEqual({
+      jit: 'off',
       statement_timeout: '900',
       lock_timeout: '300',
       idle_in_transaction_session_timeout: '9000',

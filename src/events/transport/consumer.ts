@@ -114,12 +114,10 @@ export class DurableEventConsumer implements EventConsumer {
   private async fromLog(max: number): Promise<EventEnvelope[]> {
     const handed = [...this.handedOut.entries()];
     const perMap = Math.min(max, PER_MAP_READ);
-    // The planner's estimate (every map up to `perMap` rows) is far above what the read costs, and would
-    // have PostgreSQL compile it first (180 ms with 2,000 maps): JIT is off for this read.
-    const rows = await this.db.transaction(async (tx) => {
-      await tx.run('set local jit = off');
-      return tx.all<EventRow>(
-        `select e.event_id, e.map_id, e.type, e.payload, (extract(epoch from e.created_at) * 1000)::bigint as created_ms
+    // The planner's estimate (every map up to `perMap` rows) is far above what the read costs: with JIT
+    // it would compile the read first (180 ms with 2,000 maps). The connections run with jit=off (pg-options.ts).
+    const rows = await this.db.all<EventRow>(
+      `select e.event_id, e.map_id, e.type, e.payload, (extract(epoch from e.created_at) * 1000)::bigint as created_ms
        from maps m
        join event_consumers c on c.name = ?
        left join event_consumer_positions p on p.consumer = c.name and p.map_id = m.id
@@ -131,9 +129,8 @@ export class DurableEventConsumer implements EventConsumer {
            and (p.last_event_id is not null or h.id is not null or e.created_at >= c.started_at)
          order by e.event_id limit ?) e
        order by e.event_id limit ?`,
-        [this.name, JSON.stringify(handed.map(([map_id, id]) => ({ map_id, id }))), perMap, max],
-      );
-    });
+      [this.name, JSON.stringify(handed.map(([map_id, id]) => ({ map_id, id }))), perMap, max],
+    );
     // Caught up when the log had nothing more: fewer than `max` in all, and no map cut at `perMap`.
     const counts = new Map<string, number>();
     for (const r of rows) counts.set(r.map_id, (counts.get(r.map_id) ?? 0) + 1);
