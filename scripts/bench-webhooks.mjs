@@ -643,6 +643,10 @@ async function main() {
             `  saturation: planning (events → deliveries) spanned ${fmt(s.plannedSeconds, 2)} s; first delivery ${fmt(s.workerStartToFirstMs, 0)} ms after the worker process was spawned (delivering from ${fmt(s.workerBootMs, 0)} ms); ` +
               `${s.connections} connections opened; ${s.duplicates} duplicates; signatures sampled ${s.verified.checked}, all verified: ${s.verified.failed === 0}`,
             cpuLine('saturation', s),
+            // What this machine allows at these costs: a figure below the target with a ceiling below it too
+            // says the machine, not the worker, set the limit.
+            `  saturation: ceilings at these costs: the worker's one thread ${fmt(1000 / s.cpu.workerMsPerDelivery, 0)}/s; ` +
+              `all ${machine.cores} cores for worker, postgres and receiver ${fmt((machine.cores * 1000) / (s.cpu.workerMsPerDelivery + s.cpu.postgresMsPerDelivery + s.cpu.receiverMsPerDelivery), 0)}/s`,
           ]
         : []),
       ...(b
