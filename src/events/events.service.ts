@@ -44,6 +44,13 @@ export class EventLogService {
     return r && { id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload };
   }
 
+  /** Id of the newest event of the map that has its id, or null. */
+  async newestId(mapId: string): Promise<string | null> {
+    return (
+      (await this.db.one<{ id: string | null }>('select max(event_id) as id from map_events where map_id = ? and event_id is not null', [mapId]))?.id ?? null
+    );
+  }
+
   /** Id of the oldest event the log still holds for the map (older ones were pruned), or null. */
   async oldestId(mapId: string): Promise<string | null> {
     return (

@@ -10,6 +10,7 @@ import type { EventHistory } from '../events/transport/types.js';
 export interface EventLogReader {
   list(mapId: string, after: string | undefined, limit: number): Promise<EventEnvelope[]>;
   oldestId(mapId: string): Promise<string | null>;
+  newestId(mapId: string): Promise<string | null>;
 }
 
 export type BackfillResult =

@@ -203,7 +203,9 @@ export class StreamService {
     hub.join(sink, s.lastId);
     void (async () => {
       sink.write(retryFrame(config.streamRetryMs));
-      const latest = (await this.d.history.lastId(s.mapId)) ?? null;
+      // The hot history may hold nothing of a map that has events (a process or Redis restarted since):
+      // then the event log says which is the newest.
+      const latest = (await this.d.history.lastId(s.mapId)) ?? (await this.d.eventLog.newestId(s.mapId));
       sink.write(connectedFrame(s.mapId, latest));
       if (s.lastId) await this.replay(sink, s.lastId);
       // A new client's position is the last id it was told of: a resync replays from there.

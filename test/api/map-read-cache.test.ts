@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, killInput, makeCharacter, makeMap, makeSystem } from '../support/factories.js';
+import { dropSchema } from '../support/db.js';
 
 const JITA = 30000142;
 const THERA = 31000005;
@@ -31,6 +32,7 @@ describe('map reads: ETag, 304 and the cache across replicas', () => {
   afterAll(async () => {
     await b?.close();
     await a?.close();
+    if (a) await dropSchema(a.config.databaseSchema);
   });
 
   const get = (t: TestServer, path: string, etag?: string) => t.fetch(path, { token: key, headers: etag ? { 'if-none-match': etag } : {} });

@@ -2,7 +2,6 @@
  * API-tier harness: the real process (core + api role, `serve`) on ephemeral loopback ports, over the
  * machine's PostgreSQL (one schema per test file) and, when asked, Redis (one key prefix per file).
  */
-import pg from 'pg';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.js';
 import { serve, type Serving } from '../../src/main.js';
@@ -16,7 +15,7 @@ import type { Metrics } from '../../src/metrics.js';
 import { createLogger } from '../../src/log.js';
 import type { Role } from '../../src/roles/role.js';
 
-import { deleteRedisPrefix, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './db.js';
+import { deleteRedisPrefix, dropSchema, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './db.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -120,12 +119,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     async close() {
       await server.shutdown();
       if (opts.redis) await deleteRedisPrefix(config.redisKeyPrefix).catch(() => undefined);
-      if (!opts.keepSchema && !opts.schema) {
-        const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
-      }
+      if (!opts.keepSchema && !opts.schema) await dropSchema(schema);
     },
   };
 }

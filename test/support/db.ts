@@ -29,12 +29,17 @@ export async function createTestDb(prefix = 't'): Promise<TestDb> {
     databaseUrl: TEST_DATABASE_URL,
     async close() {
       await orm.close(true);
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
+      await dropSchema(schema);
     },
   };
+}
+
+/** Drops a test's schema and everything in it. */
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
 }
 
 /** Deletes every Redis key under a test's prefix (streams outlive the test otherwise). */
