@@ -164,14 +164,6 @@ export function createApp(deps: AppDeps): express.Express {
     return routes.some((r) => r.methods.includes(method) && r.match(req.path));
   };
 
-  // Writes must be JSON; GET/DELETE without a body may carry any content type (clients send one).
-  app.use((req, _res, next) => {
-    if (hasBody(req) && routed(req) && !req.is('application/json')) {
-      next(new AppError(415, 'unsupported_media_type', 'Request body must be application/json'));
-      return;
-    }
-    next();
-  });
   const parseJson = express.json({
     limit: deps.config.maxBodyBytes,
     strict: true,
@@ -181,9 +173,14 @@ export function createApp(deps: AppDeps): express.Express {
       if (encoding === 'utf-8' && !isUtf8(buf)) throw new BadRequestError('invalid_json', 'Request body is not valid UTF-8');
     },
   });
-  // `Content-Length: 0` is no body (as for the 415 check): body-parser would read it as `{}`, so an
-  // empty write to an endpoint that needs a body would pass as an empty object.
-  app.use((req, res, next) => (hasBody(req) && routed(req) ? parseJson(req, res, next) : next()));
+  // Writes must be JSON; GET/DELETE without a body may carry any content type (clients send one).
+  // `Content-Length: 0` is no body: body-parser would read it as `{}`, so an empty write to an endpoint
+  // that needs a body would pass as an empty object.
+  app.use((req, res, next) => {
+    if (!hasBody(req) || !routed(req)) return next();
+    if (!req.is('application/json')) return next(new AppError(415, 'unsupported_media_type', 'Request body must be application/json'));
+    parseJson(req, res, next);
+  });
   app.use((req, _res, next) => {
     // Path parameters are decoded later, by the router: a NUL there (%00) is refused here too.
     const bad = findBadText(req.body, '') ?? findBadText(req.query, '') ?? (/%00/.test(req.path) ? { field: 'path', message: BAD_TEXT_MESSAGE } : undefined);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeMap } from '../support/factories.js';
 import { OwnRedis } from '../support/redis-server.js';
-import { moveSystem, openStream, type Frame } from '../support/sse.js';
+import { moveSystem, openStream, type Frame, type SseConnection } from '../support/sse.js';
 import type { StreamHandle } from '../../src/stream/stream.role.js';
 
 let t: TestServer;
@@ -33,15 +33,21 @@ afterAll(async () => {
 
 const isEvent = (f: Frame) => f.id !== undefined;
 
+/** A stream of the map that has received `live` events, then Redis stopped and `whileDown` more changes written. */
+async function streamThroughOutage(live: number, whileDown: number): Promise<SseConnection> {
+  const c = await openStream(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${key}` } });
+  await c.waitFor((f) => f.event === 'connected');
+  for (let i = 0; i < live; i++) await moveSystem(t, slug, key);
+  await c.waitFor(isEvent, live);
+  await redis.stop();
+  // Writes go on while Redis is down; their events wait in the outbox.
+  for (let i = 0; i < whileDown; i++) await moveSystem(t, slug, key);
+  return c;
+}
+
 describe('stream resilience', () => {
   it('keeps a connected client whole through a Redis restart: every change arrives once, in order', async () => {
-    const c = await openStream(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${key}` } });
-    await c.waitFor((f) => f.event === 'connected');
-    for (let i = 0; i < 3; i++) await moveSystem(t, slug, key);
-    await c.waitFor(isEvent, 3);
-    await redis.stop();
-    // Writes go on while Redis is down; their events wait in the outbox.
-    for (let i = 0; i < 3; i++) await moveSystem(t, slug, key);
+    const c = await streamThroughOutage(3, 3);
     await redis.start();
     await c.waitFor(isEvent, 6, 20_000);
     await moveSystem(t, slug, key);
@@ -54,12 +60,7 @@ describe('stream resilience', () => {
   }, 60_000);
 
   it('retries a resync whose backfill cannot read Redis yet, and keeps the connection whole', async () => {
-    const c = await openStream(`${t.url}/api/maps/${slug}/events/stream`, { headers: { authorization: `Bearer ${key}` } });
-    await c.waitFor((f) => f.event === 'connected');
-    for (let i = 0; i < 2; i++) await moveSystem(t, slug, key);
-    await c.waitFor(isEvent, 2);
-    await redis.stop();
-    for (let i = 0; i < 2; i++) await moveSystem(t, slug, key);
+    const c = await streamThroughOutage(2, 2);
     // A resync now: its backfill fails at once (the history's connection is down), and is tried again.
     const hub = (t.server.roles.get('stream') as StreamHandle).hub as unknown as { resyncAll(): void };
     hub.resyncAll();
