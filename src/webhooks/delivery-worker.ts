@@ -18,6 +18,7 @@ import {
 } from './delivery.repository.js';
 import { SubscriptionRepository } from './subscription.repository.js';
 import { SubscriptionCache } from './subscription-cache.js';
+import { PlannedQueue } from './planned-queue.js';
 import type { WebhookMetrics } from './webhook.metrics.js';
 
 export interface DeliveryWorkerOptions {
@@ -48,16 +49,23 @@ const PLAN_BATCH = 500;
 const PLAN_IN_FLIGHT = 2;
 /**
  * Leased deliveries a worker may hold beyond its slots, as a share of WEBHOOK_CONCURRENCY: a slot that
- * frees up starts the next attempt from this buffer at once, instead of waiting for a claim round trip
+ * frees up starts the next attempt from this buffer at once, instead of waiting for a lease round trip
  * (which takes longer than many attempts do on a busy machine). The buffer counts toward each
- * subscription's slots, so a hanging receiver still holds at most its one.
+ * subscription's slots, so a hanging receiver still holds at most its one. Twice the slots, so that
+ * queued deliveries can be leased in batches of half the slots and the slots still never run dry while
+ * a lease is under way (docs/benchmarks.md, 2026-11-25 17:05-18:30).
  */
-const PREFETCH_SHARE = 1;
+const PREFETCH_SHARE = 2;
 /**
  * Deliveries a subscription with successes in a row may have waiting in the buffer, per slot of
  * WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: a burst of that size goes out without claim round trips.
  */
 const QUEUE_PER_SLOT = 3;
+/**
+ * Deliveries a worker keeps queued by id after planning them without a free slot (`PlannedQueue`), at
+ * most: about 5 MB. Beyond it, planned rows wait for claims (which find them in PostgreSQL anyway).
+ */
+const PLANNED_QUEUE_MAX = 50_000;
 const FLUSH_EVERY_MS = 20;
 const FLUSH_MAX = 500;
 const SWEEP_EVERY_MS = 5 * 60_000;
@@ -117,6 +125,9 @@ export class DeliveryWorker {
   private burstActive = 0;
   /** Leased deliveries waiting for a free slot (the worker's or their subscription's), in the order they were leased. */
   private ready: Waiting[] = [];
+  /** Deliveries this worker planned without a slot for them, leased by id as slots free up. */
+  private readonly queued = new PlannedQueue(PLANNED_QUEUE_MAX);
+  private lastClaimAt = 0;
   /** Slots plus the prefetch buffer: how many deliveries this worker holds leased at most. */
   private readonly capacity: number;
   private running = false;
@@ -151,6 +162,9 @@ export class DeliveryWorker {
   async stop(deadline: number): Promise<void> {
     this.running = false;
     for (const t of this.timers) clearInterval(t);
+    // Queued rows were never leased: other workers (or the next start) claim them.
+    this.queued.clear();
+    this.o.metrics.queued.set(0);
     this.dispatchAlarm.ring();
     await this.releaseReady();
     await Promise.race([Promise.allSettled([...this.attempts]), sleep(Math.max(0, deadline - Date.now()))]);
@@ -284,12 +298,14 @@ export class DeliveryWorker {
       }
       for (const d of planned.leased) this.begin(d);
       this.o.metrics.planned.inc(planned.added);
-      if (planned.added > planned.leased.length) {
-        for (const [i, r] of rows.entries()) {
-          if (lease.has(i)) continue;
-          this.backlogged.add(r.subscriptionId);
-          this.plannedDuringClaim?.add(r.subscriptionId);
+      if (planned.queued.length) {
+        // Queued by id for the next free slots; what does not fit (or comes while stopping) is left to claims.
+        for (const q of planned.queued) {
+          if (this.running && this.queued.push(q.subscriptionId, q.id)) continue;
+          this.backlogged.add(q.subscriptionId);
+          this.plannedDuringClaim?.add(q.subscriptionId);
         }
+        this.o.metrics.queued.set(this.queued.size);
         this.wake();
       }
       return planned.added;
@@ -327,8 +343,17 @@ export class DeliveryWorker {
       this.wanted = false;
       let full = false;
       try {
-        const free = this.capacity - this.held;
-        if (free > 0) {
+        let free = this.capacity - this.held;
+        if (free > 0 && this.queued.size > 0) {
+          full = await this.leaseQueued(free);
+          if (!this.running) return;
+          free = this.capacity - this.held;
+        }
+        // A claim looks for rows this worker has not queued (retries coming due, other workers' rows, rows
+        // left to claims) when slots are still free after the queue; while the queue holds some, at most
+        // once a poll interval, or claims would lease the queued rows first and leave every lease by id empty.
+        if (free > 0 && (this.queued.size === 0 || Date.now() - this.lastClaimAt >= this.o.pollMs)) {
+          this.lastClaimAt = Date.now();
           const allowances = this.allowances();
           const planned = (this.plannedDuringClaim = new Set());
           let claimed: ClaimedDelivery[];
@@ -360,6 +385,38 @@ export class DeliveryWorker {
       // More may be due at once when the claim was full and slots free up; else wait for news.
       if (!this.wanted && !(full && this.held < this.capacity)) await this.dispatchAlarm.sleep(this.o.pollMs);
     }
+  }
+
+  /**
+   * Leases up to `free` queued deliveries by id, within each subscription's allowance, and takes them.
+   * True when it took all it asked for (more may be waiting). On an error the ids are left to claims.
+   */
+  private async leaseQueued(free: number): Promise<boolean> {
+    const picked = this.queued.take(free, this.allowances(), 1);
+    this.o.metrics.queued.set(this.queued.size);
+    if (picked.length === 0) return false;
+    let leased: ClaimedDelivery[];
+    try {
+      leased = await this.deliveries.leaseIds(
+        this.o.db,
+        this.owner,
+        this.o.leaseMs,
+        picked.map((p) => p.id),
+      );
+    } catch (err) {
+      for (const p of picked) this.backlogged.add(p.subscriptionId);
+      throw err;
+    }
+    if (!this.running) {
+      await this.deliveries.release(
+        this.o.db,
+        this.owner,
+        leased.map((d) => d.id),
+      );
+      return false;
+    }
+    for (const d of leased) this.begin(d);
+    return picked.length === free;
   }
 
   /**
@@ -495,8 +552,15 @@ export class DeliveryWorker {
         }
         this.pump();
         // Claim again if rows may be waiting for this slot: at once for the subscription's own backlog,
-        // else once a quarter of the slots is free.
-        if (this.backlogged.has(sub) || (this.unleased && this.held <= this.capacity - this.o.concurrency / 4)) this.wake();
+        // else once a quarter of the slots is free. Queued deliveries are leased once half the slots are
+        // free: a lease by id is quick, and leasing at every quarter made twice the statements for the
+        // same rows (more of PostgreSQL's time per delivery than the claims it replaces).
+        if (
+          this.backlogged.has(sub) ||
+          (this.unleased && this.held <= this.capacity - this.o.concurrency / 4) ||
+          (this.queued.size > 0 && this.held <= this.capacity - this.o.concurrency / 2)
+        )
+          this.wake();
       });
     this.attempts.add(p);
   }

@@ -4,6 +4,7 @@ import type { AttemptResult } from './sender.js';
 import type { DeliveryAttemptDto } from './webhook.dto.js';
 import { recordSuccessSql } from './subscription.repository.js';
 import { NO_SETTINGS_VERSION } from './subscription-cache.js';
+import type { QueuedDelivery } from './planned-queue.js';
 
 /** The body of a delivery: the envelope's JSON in the field order of spec 2.11 (also what the stream sends). */
 export function serializeEnvelope(e: Pick<EventEnvelope, 'id' | 'type' | 'map_id' | 'ts' | 'payload'>): string {
@@ -38,6 +39,10 @@ export interface ClaimedDelivery {
   url: string;
   secret_encrypted: string;
 }
+
+/** What a lease returns of a delivery and its subscription (`d` and `s`): a ClaimedDelivery. */
+const CLAIMED_COLUMNS = `d.id::text as id, d.subscription_id, d.map_id, d.event_id, d.event_type,
+         (extract(epoch from d.event_at) * 1000)::float8 as event_at_ms, d.body, d.attempts, s.url, s.secret_encrypted`;
 
 /** How an attempt ends for its delivery. */
 export interface DeliveryOutcome {
@@ -109,7 +114,8 @@ export class DeliveryRepository {
    * One pending delivery per event and subscription; a pair already planned (by this worker before a
    * restart, or by another worker) is left alone. The rows flagged in `lease` are inserted leased to
    * `owner` already (the planning worker has slots for them and sends them at once, with no claim in
-   * between); they come back with what sending needs. Returns how many rows were new, and the leased.
+   * between); they come back with what sending needs. Returns how many rows were new, the leased, and
+   * the ids of the new rows not leased (`queued`, in insertion order).
    *
    * With `versions` (per map of the events, the version of its webhook settings the rows were matched
    * against), nothing is inserted unless every map is still at that version: `stale` then names the
@@ -121,8 +127,8 @@ export class DeliveryRepository {
     rows: readonly PlannedDelivery[],
     lease?: { owner: string; leaseMs: number; rows: ReadonlySet<number> },
     versions?: ReadonlyMap<string, string>,
-  ): Promise<{ added: number; leased: ClaimedDelivery[]; stale: string[] }> {
-    if (rows.length === 0 && !versions?.size) return { added: 0, leased: [], stale: [] };
+  ): Promise<{ added: number; leased: ClaimedDelivery[]; queued: QueuedDelivery[]; stale: string[] }> {
+    if (rows.length === 0 && !versions?.size) return { added: 0, leased: [], queued: [], stale: [] };
     // Each event's body travels once (a map has up to five subscriptions), as bind parameters: the
     // events as columns, then the (event, subscription, leased now) pairs in the order given.
     const events: PlannedDelivery[] = [];
@@ -188,15 +194,39 @@ export class DeliveryRepository {
     const stale = inserted[0]?.stale ?? [];
     const byPair = new Map(rows.map((r) => [`${r.subscriptionId} ${r.eventId}`, r]));
     const leased: ClaimedDelivery[] = [];
+    const queued: QueuedDelivery[] = [];
     let added = 0;
     for (const row of inserted) {
       if (row.id === null) continue;
       added++;
-      if (!row.leased || row.url === null || row.secret_encrypted === null) continue;
+      if (!row.leased) {
+        queued.push({ id: row.id, subscriptionId: row.subscription_id! });
+        continue;
+      }
+      if (row.url === null || row.secret_encrypted === null) continue;
       const r = byPair.get(`${row.subscription_id} ${row.event_id}`)!;
       leased.push({ ...deliveryRow(r), id: row.id, attempts: 0, url: row.url, secret_encrypted: row.secret_encrypted });
     }
-    return { added, leased, stale };
+    return { added, leased, queued, stale };
+  }
+
+  /**
+   * Leases the given deliveries (ids of rows planned earlier, `PlannedQueue`) that are still due and
+   * unleased, of active subscriptions on maps whose webhooks are on: one update by primary key, checked
+   * under the row lock like a claim. Rows another worker leased or finished meanwhile are left out.
+   * Returned in id order.
+   */
+  async leaseIds(db: Db, owner: string, leaseMs: number, ids: readonly string[]): Promise<ClaimedDelivery[]> {
+    if (ids.length === 0) return [];
+    const rows = await db.allBound<ClaimedDelivery>(
+      `update webhook_deliveries d set lease_owner = $2::text, lease_until = now() + make_interval(secs => $3::float8 / 1000.0)
+       from webhook_subscriptions s, maps m
+       where d.id = any($1::bigint[]) and s.id = d.subscription_id and s.active and m.id = s.map_id and m.webhooks_enabled
+         and d.state = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until < now())
+       returning ${CLAIMED_COLUMNS}`,
+      [ids, owner, leaseMs],
+    );
+    return rows.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /**
@@ -236,8 +266,7 @@ export class DeliveryRepository {
        where d.id = picked.id and s.id = d.subscription_id
          -- Re-checked under the row lock: a row another worker leased meanwhile is left to it.
          and d.state = 'pending' and (d.lease_until is null or d.lease_until < now())
-       returning d.id::text as id, d.subscription_id, d.map_id, d.event_id, d.event_type,
-         (extract(epoch from d.event_at) * 1000)::float8 as event_at_ms, d.body, d.attempts, s.url, s.secret_encrypted`,
+       returning ${CLAIMED_COLUMNS}`,
       [JSON.stringify([...allowances].map(([id, n]) => ({ id, n }))), allowance, limit, owner, leaseMs],
     );
   }

@@ -9,6 +9,7 @@ export interface WebhookMetrics {
   retryQueueOldestAge: Gauge;
   subscriptions: Gauge<'state'>;
   inFlight: Gauge;
+  queued: Gauge;
   plannerLag: Gauge;
   planned: Counter;
   disabled: Counter<'reason'>;
@@ -75,6 +76,11 @@ export function webhookMetrics(registry: Registry, figures: WebhookFigures): Web
       },
     }),
     inFlight: new Gauge({ name: 'mapintel_webhook_worker_in_flight', help: 'Delivery attempts in flight in this worker', registers: [registry] }),
+    queued: new Gauge({
+      name: 'mapintel_webhook_worker_queued',
+      help: 'Deliveries this worker planned while its slots were taken, waiting in its memory to be leased by id (other workers may claim them first)',
+      registers: [registry],
+    }),
     plannerLag: new Gauge({
       name: 'mapintel_webhook_worker_backlog_seconds',
       help: 'Age of the newest event this worker has matched to subscriptions when it did (how far it is behind the event log)',

@@ -1,7 +1,8 @@
 /**
- * The worker's buffer of leased deliveries: with every slot busy, a claim leases the next delivery
- * ahead, and it goes out the moment the slot frees up; a worker that stops gives such leases back at
- * once instead of leaving them to expire.
+ * The worker's buffer of leased deliveries (two per slot): with every slot busy, the next deliveries
+ * are leased ahead and go out the moment the slot frees up; the rest wait unleased (queued in the
+ * worker by id, open to other workers' claims). A worker that stops gives buffered leases back at once
+ * instead of leaving them to expire.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
@@ -41,6 +42,7 @@ describe('webhook worker buffer', () => {
     const a = await subscribe(s, map.id, key, receiver, `${receiver.url}/a`);
     const b = await subscribe(s, map.id, key, receiver, `${receiver.url}/b`);
     const c = await subscribe(s, map.id, key, receiver, `${receiver.url}/c`);
+    const d = await subscribe(s, map.id, key, receiver, `${receiver.url}/d`);
     await toggleWebhooks(s, map.id, key);
     const db = dbOf(s.platform.orm);
     const rows = () => db.all<Row>('select subscription_id::text, state, lease_owner from webhook_deliveries where map_id = ? order by id', [map.id]);
@@ -50,48 +52,46 @@ describe('webhook worker buffer', () => {
     await moveSystem(s, map.slug, key);
     await receiver.waitFor(1, 5_000, () => true);
     const first = receiver.received[0]!;
-    // One slot and a buffer of one: the second delivery is leased and waits; the third waits unleased.
+    // One slot and a buffer of two: two more deliveries are leased and wait; the fourth waits unleased.
     let state: Row[] = [];
     for (const until = Date.now() + 2_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
       state = await rows();
-      if (state.filter((r) => r.lease_owner !== null).length === 2) break;
+      if (state.filter((r) => r.lease_owner !== null).length === 3) break;
     }
-    expect(state.map((r) => r.state)).toEqual(['pending', 'pending', 'pending']);
-    expect(state.filter((r) => r.lease_owner !== null)).toHaveLength(2);
+    expect(state.map((r) => r.state)).toEqual(['pending', 'pending', 'pending', 'pending']);
+    expect(state.filter((r) => r.lease_owner !== null)).toHaveLength(3);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await rows()).filter((r) => r.lease_owner !== null)).toHaveLength(3);
     expect(receiver.received).toHaveLength(1);
 
-    // The slot frees up: the buffered delivery goes out at once, then the third after a claim.
-    const all = await receiver.waitFor(3, 5_000);
+    // The slot frees up: the buffered deliveries go out at once, one after the other, then the fourth after a lease by id.
+    const all = await receiver.waitFor(4, 5_000);
     expect(all[1]!.at - first.at).toBeGreaterThanOrEqual(700);
     expect(all[1]!.at - (first.at + 800)).toBeLessThan(400);
-    expect(all.map((r) => r.path).sort()).toEqual(['/hook/a', '/hook/b', '/hook/c']);
+    expect(all.map((r) => r.path).sort()).toEqual(['/hook/a', '/hook/b', '/hook/c', '/hook/d']);
     for (let until = Date.now() + 2_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
       if ((await rows()).every((r) => r.state === 'delivered')) break;
     }
-    expect((await rows()).map((r) => [r.state, r.lease_owner])).toEqual([
-      ['delivered', null],
-      ['delivered', null],
-      ['delivered', null],
-    ]);
+    expect((await rows()).map((r) => [r.state, r.lease_owner])).toEqual(Array.from({ length: 4 }, () => ['delivered', null]));
 
-    // Again with a receiver that hangs: one attempt in flight, one delivery buffered; then the worker stops.
+    // Again with a receiver that hangs: one attempt in flight, two deliveries buffered; then the worker stops.
     receiver.reply = () => ({ status: 200, delayMs: 3_000 });
     await moveSystem(s, map.slug, key);
-    await receiver.waitFor(4, 5_000, () => true);
+    await receiver.waitFor(5, 5_000, () => true);
     for (const until = Date.now() + 2_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
-      state = (await rows()).slice(3);
-      if (state.filter((r) => r.lease_owner !== null).length === 2) break;
+      state = (await rows()).slice(4);
+      if (state.filter((r) => r.lease_owner !== null).length === 3) break;
     }
-    expect(state.filter((r) => r.lease_owner !== null)).toHaveLength(2);
-    const sent = receiver.received[3]!.path.replace('/hook/', '');
-    const ids: Record<string, string> = { a: a.id, b: b.id, c: c.id };
+    expect(state.filter((r) => r.lease_owner !== null)).toHaveLength(3);
+    const sent = receiver.received[4]!.path.replace('/hook/', '');
+    const ids: Record<string, string> = { a: a.id, b: b.id, c: c.id, d: d.id };
     await s.server.roles.get('worker')!.stop();
-    // The buffered delivery is free again at once (the attempt cut off by the stop keeps its lease or is
-    // recorded as failed, either way pending); nothing else was sent.
-    const after = (await rows()).slice(3);
-    expect(after.map((r) => r.state)).toEqual(['pending', 'pending', 'pending']);
-    expect(after.filter((r) => r.subscription_id !== ids[sent]).map((r) => r.lease_owner)).toEqual([null, null]);
-    expect(receiver.received).toHaveLength(4);
+    // The buffered deliveries are free again at once (the attempt cut off by the stop keeps its lease or
+    // is recorded as failed, either way pending); nothing else was sent.
+    const after = (await rows()).slice(4);
+    expect(after.map((r) => r.state)).toEqual(['pending', 'pending', 'pending', 'pending']);
+    expect(after.filter((r) => r.subscription_id !== ids[sent]).map((r) => r.lease_owner)).toEqual([null, null, null]);
+    expect(receiver.received).toHaveLength(5);
   }, 30_000);
 });
 

@@ -323,6 +323,7 @@ describe.each([
     expect(metrics).toContain('mapintel_webhook_queue_oldest_age_seconds');
     expect(metrics).toMatch(/mapintel_webhook_subscriptions\{state="(active|inactive)"\}/);
     expect(metrics).toContain('mapintel_webhook_worker_in_flight');
+    expect(metrics).toMatch(/mapintel_webhook_worker_queued \d+/);
     for (const r of receivers) for (const secret of r.secrets) expect(s.rawLogs()).not.toContain(secret);
   });
 });

@@ -91,14 +91,15 @@ describe('webhook delivery queue', () => {
 
     // b's settings moved (a stale version): nothing of the batch is inserted, and b is named.
     const stale = await planAt(String(Number(vb) - 1));
-    expect(stale).toEqual({ added: 0, leased: [], stale: [b.mapId] });
+    expect(stale).toEqual({ added: 0, leased: [], queued: [], stale: [b.mapId] });
     expect(await count()).toBe(0);
     // A map without settings claimed to have some is stale too, even with no rows to insert.
     expect((await repo.plan(db, [], undefined, new Map([[none.mapId, '3']]))).stale).toEqual([none.mapId]);
 
     // Current versions: the rows go in.
     const fresh = await planAt(vb);
-    expect(fresh).toEqual({ added: 4, leased: [], stale: [] });
+    expect(fresh).toMatchObject({ added: 4, leased: [], stale: [] });
+    expect(fresh.queued).toHaveLength(4);
     expect(await count()).toBe(4);
 
     // A change to b's subscriptions bumps its version: the versions read before it are stale now.
@@ -110,7 +111,7 @@ describe('webhook delivery queue', () => {
     });
     expect(await version(b.mapId)).not.toBe(vb);
     const after = await repo.plan(db, planned(b.mapId, b.ids[0]!, 1), undefined, new Map([[b.mapId, vb]]));
-    expect(after).toEqual({ added: 0, leased: [], stale: [b.mapId] });
+    expect(after).toEqual({ added: 0, leased: [], queued: [], stale: [b.mapId] });
   });
 
   it('leases the flagged rows as they are planned: they come back ready to send, and no claim hands them out again', async () => {
@@ -123,10 +124,72 @@ describe('webhook delivery queue', () => {
       [rows[2]!.eventId, 0, '{}', expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/q\d+$/)],
     ]);
     expect(first.leased.every((d) => /^v1\./.test(d.secret_encrypted) && d.subscription_id === ids[0] && d.map_id === mapId)).toBe(true);
+    // The rows not leased come back as queued: their ids, in insertion order.
+    const ids13 = await db.all<{ id: string }>('select id::text from webhook_deliveries where event_id in (?, ?) order by id', [
+      rows[1]!.eventId,
+      rows[3]!.eventId,
+    ]);
+    expect(first.queued).toEqual(ids13.map((r) => ({ id: r.id, subscriptionId: ids[0] })));
     const claimed = (await repo.claim(db, 'other', 60_000, 100, 8, new Map())).filter((r) => r.subscription_id === ids[0]);
     expect(claimed.map((d) => d.event_id).sort()).toEqual([rows[1]!.eventId, rows[3]!.eventId].sort());
     // Planned again (a replay): nothing new, nothing leased.
-    expect(await repo.plan(db, rows, { owner: 'planner', leaseMs: 60_000, rows: new Set([0, 1, 2, 3]) })).toEqual({ added: 0, leased: [], stale: [] });
+    expect(await repo.plan(db, rows, { owner: 'planner', leaseMs: 60_000, rows: new Set([0, 1, 2, 3]) })).toEqual({
+      added: 0,
+      leased: [],
+      queued: [],
+      stale: [],
+    });
+  });
+
+  it('leases queued rows by id while they are due and free: not one another worker holds, has finished, or a switched-off map has', async () => {
+    const { mapId, key, ids } = await subscriptions(2);
+    const rows = [...planned(mapId, ids[0]!, 4), ...planned(mapId, ids[1]!, 2)];
+    const { queued } = await repo.plan(db, rows);
+    expect(queued.map((q) => q.subscriptionId)).toEqual([ids[0], ids[0], ids[0], ids[0], ids[1], ids[1]]);
+    const q = queued.map((r) => r.id);
+    // Row 0 is leased by another worker's claim, row 1 finished, row 2 waits for a retry.
+    const other = (await repo.claim(db, 'other', 60_000, 1, 1, new Map([[ids[1]!, 0]]))).filter((r) => r.subscription_id === ids[0]);
+    expect(other.map((r) => r.id)).toEqual([q[0]]);
+    await db.run(`update webhook_deliveries set state = 'delivered', finished_at = now() where id = ?`, [q[1]]);
+    await db.run(`update webhook_deliveries set next_attempt_at = now() + interval '1 minute' where id = ?`, [q[2]]);
+
+    const leased = await repo.leaseIds(db, 'me', 60_000, [q[5]!, q[3]!, q[2]!, q[1]!, q[0]!, q[4]!]);
+    expect(leased.map((d) => d.id)).toEqual([q[3], q[4], q[5]]);
+    expect(leased[0]).toEqual({
+      id: q[3],
+      subscription_id: ids[0],
+      map_id: mapId,
+      event_id: rows[3]!.eventId,
+      event_type: 'add_system',
+      event_at_ms: expect.any(Number),
+      body: '{}',
+      attempts: 0,
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/q\d+$/),
+      secret_encrypted: expect.stringMatching(/^v1\./),
+    });
+    const owners = await db.all<{ lease_owner: string | null }>('select lease_owner from webhook_deliveries where id = any(?::bigint[]) order by id', [
+      `{${q.join(',')}}`,
+    ]);
+    expect(owners.map((o) => o.lease_owner)).toEqual(['other', null, null, 'me', 'me', 'me']);
+    // Leased already: not again, by anyone.
+    expect(await repo.leaseIds(db, 'third', 60_000, q)).toEqual([]);
+
+    // A map switched off: its queued rows are dropped, none leased.
+    const more = await repo.plan(db, planned(mapId, ids[0]!, 2));
+    await t.fetch(`/api/maps/${mapId}/webhooks/toggle`, {
+      method: 'PUT',
+      token: key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ enabled: false }),
+    });
+    expect(
+      await repo.leaseIds(
+        db,
+        'me',
+        60_000,
+        more.queued.map((r) => r.id),
+      ),
+    ).toEqual([]);
   });
 
   it("stores each subscription its event's own body, in the order given, when events share subscriptions", async () => {
