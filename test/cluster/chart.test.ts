@@ -160,6 +160,8 @@ describe.skipIf(unavailable)('Helm chart charts/mapintel', () => {
       'mapintel_http_requests_total',
       'mapintel_stream_clients',
       'mapintel_webhook_deliveries_total',
+      'mapintel_webhook_worker_in_flight',
+      'mapintel_webhook_worker_queued',
       'controller_runtime_reconcile_total',
       'workqueue_depth',
       'leader_election_master_status',
