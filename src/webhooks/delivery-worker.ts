@@ -416,6 +416,15 @@ export class DeliveryWorker {
       return false;
     }
     for (const d of leased) this.begin(d);
+    // A subscription none of whose rows could be leased was switched off, or another worker is taking
+    // its rows: the rest of its queue is left to claims instead of being tried a few ids at a time.
+    const got = new Set(leased.map((d) => d.subscription_id));
+    for (const { subscriptionId } of picked) {
+      if (got.has(subscriptionId) || !this.queued.has(subscriptionId)) continue;
+      this.queued.drop(subscriptionId);
+      this.backlogged.add(subscriptionId);
+    }
+    this.o.metrics.queued.set(this.queued.size);
     return picked.length === free;
   }
 

@@ -76,6 +76,14 @@ export class PlannedQueue {
     return candidates.map(({ id, subscriptionId }) => ({ id, subscriptionId }));
   }
 
+  /** Forgets a subscription's queued ids (its rows are left to claims). */
+  drop(subscriptionId: string): void {
+    const q = this.bySubscription.get(subscriptionId);
+    if (!q) return;
+    this.count -= q.ids.length - q.head;
+    this.bySubscription.delete(subscriptionId);
+  }
+
   clear(): void {
     this.bySubscription.clear();
     this.count = 0;

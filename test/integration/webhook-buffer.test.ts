@@ -150,6 +150,32 @@ describe('webhook bursts', () => {
       { state: 'delivered', lease_owner: null, n: 15 },
     ]);
   }, 30_000);
+
+  it('queues what a new subscription has no slot for, and forgets the queue of a map switched off after one lease finds none of it', async () => {
+    const { map, key } = await makeMap(s.platform);
+    await subscribe(s, map.id, key, receiver, `${receiver.url}/off`);
+    await toggleWebhooks(s, map.id, key);
+    const queued = async () => Number(/^mapintel_webhook_worker_queued (\d+)$/m.exec(await (await fetch(`${s.opsUrl}/metrics`)).text())![1]);
+    const mine = () => receiver.received.filter((r) => r.path === '/hook/off');
+    // A new subscription has one slot: with its first answer held 1.5 s, the other events wait queued in the worker.
+    const first = receiver.received.length + 1;
+    receiver.reply = ({ count }) => ({ status: 200, delayMs: count === first ? 1_500 : 0 });
+    for (let i = 0; i < 40; i++) await moveSystem(s, map.slug, key);
+    let n = 0;
+    for (const until = Date.now() + 5_000; Date.now() < until && n < 30; await new Promise((r) => setTimeout(r, 50))) n = await queued();
+    expect(n).toBeGreaterThanOrEqual(30);
+    expect(mine()).toHaveLength(1);
+
+    // Switched off while the first answer is held: its pending deliveries are dropped. When the slot frees,
+    // the next lease finds none of the queued rows, and the worker forgets the rest at once.
+    await toggleWebhooks(s, map.id, key, false);
+    await receiver.waitFor(1, 5_000, (r) => r.path === '/hook/off' && r.status === 200);
+    let left = n;
+    for (const until = Date.now() + 1_500; Date.now() < until && left > 0; await new Promise((r) => setTimeout(r, 50))) left = await queued();
+    expect(left).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mine().length).toBeLessThanOrEqual(3);
+  }, 30_000);
 });
 
 describe('webhook buffer leases', () => {

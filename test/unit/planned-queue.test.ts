@@ -65,6 +65,12 @@ describe('PlannedQueue', () => {
     while (q.size) seen.push(...ids(q.take(7, new Map(), 5)));
     expect(seen).toEqual(Array.from({ length: 3000 }, (_, i) => String(i)));
     expect(q.push('b', 'y')).toBe(true);
+    q.push('c', 'z');
+    q.drop('b');
+    expect(q.size).toBe(1);
+    expect(q.has('b')).toBe(false);
+    expect(ids(q.take(5, new Map(), 5))).toEqual(['z']);
+    q.push('b', 'y');
     q.clear();
     expect(q.size).toBe(0);
     expect(q.has('b')).toBe(false);
