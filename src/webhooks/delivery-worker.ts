@@ -362,16 +362,7 @@ export class DeliveryWorker {
           } finally {
             this.plannedDuringClaim = undefined;
           }
-          if (!this.running) {
-            // Stopping: what was leased meanwhile goes back at once instead of waiting for its lease to end.
-            await this.deliveries.release(
-              this.o.db,
-              this.owner,
-              claimed.map((d) => d.id),
-            );
-            return;
-          }
-          for (const d of claimed) this.begin(d);
+          if (!(await this.accept(claimed))) return;
           full = claimed.length === free;
           this.unleased = full;
           this.noteBacklog(claimed, allowances, planned);
@@ -393,20 +384,40 @@ export class DeliveryWorker {
    */
   private async leaseQueued(free: number): Promise<boolean> {
     const picked = this.queued.take(free, this.allowances(), 1);
-    this.o.metrics.queued.set(this.queued.size);
     if (picked.length === 0) return false;
-    let leased: ClaimedDelivery[];
     try {
-      leased = await this.deliveries.leaseIds(
-        this.o.db,
-        this.owner,
-        this.o.leaseMs,
-        picked.map((p) => p.id),
-      );
-    } catch (err) {
-      for (const p of picked) this.backlogged.add(p.subscriptionId);
-      throw err;
+      let leased: ClaimedDelivery[];
+      try {
+        leased = await this.deliveries.leaseIds(
+          this.o.db,
+          this.owner,
+          this.o.leaseMs,
+          picked.map((p) => p.id),
+        );
+      } catch (err) {
+        for (const p of picked) this.backlogged.add(p.subscriptionId);
+        throw err;
+      }
+      if (!(await this.accept(leased))) return false;
+      // A subscription none of whose rows could be leased was switched off, or another worker is taking
+      // its rows: the rest of its queue is left to claims instead of being tried a few ids at a time.
+      const got = new Set(leased.map((d) => d.subscription_id));
+      for (const { subscriptionId } of picked) {
+        if (got.has(subscriptionId) || !this.queued.has(subscriptionId)) continue;
+        this.queued.drop(subscriptionId);
+        this.backlogged.add(subscriptionId);
+      }
+      return picked.length === free;
+    } finally {
+      this.o.metrics.queued.set(this.queued.size);
     }
+  }
+
+  /**
+   * Takes what a claim or a lease by id returned into the buffer. While stopping, gives it back at once
+   * instead of letting the leases run out, and returns false.
+   */
+  private async accept(leased: readonly ClaimedDelivery[]): Promise<boolean> {
     if (!this.running) {
       await this.deliveries.release(
         this.o.db,
@@ -416,16 +427,7 @@ export class DeliveryWorker {
       return false;
     }
     for (const d of leased) this.begin(d);
-    // A subscription none of whose rows could be leased was switched off, or another worker is taking
-    // its rows: the rest of its queue is left to claims instead of being tried a few ids at a time.
-    const got = new Set(leased.map((d) => d.subscription_id));
-    for (const { subscriptionId } of picked) {
-      if (got.has(subscriptionId) || !this.queued.has(subscriptionId)) continue;
-      this.queued.drop(subscriptionId);
-      this.backlogged.add(subscriptionId);
-    }
-    this.o.metrics.queued.set(this.queued.size);
-    return picked.length === free;
+    return true;
   }
 
   /**

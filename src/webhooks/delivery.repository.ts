@@ -218,15 +218,16 @@ export class DeliveryRepository {
    */
   async leaseIds(db: Db, owner: string, leaseMs: number, ids: readonly string[]): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
-    const rows = await db.allBound<ClaimedDelivery>(
-      `update webhook_deliveries d set lease_owner = $2::text, lease_until = now() + make_interval(secs => $3::float8 / 1000.0)
-       from webhook_subscriptions s, maps m
-       where d.id = any($1::bigint[]) and s.id = d.subscription_id and s.active and m.id = s.map_id and m.webhooks_enabled
-         and d.state = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until < now())
-       returning ${CLAIMED_COLUMNS}`,
+    return db.allBound<ClaimedDelivery>(
+      `with leased as (
+         update webhook_deliveries d set lease_owner = $2::text, lease_until = now() + make_interval(secs => $3::float8 / 1000.0)
+         from webhook_subscriptions s, maps m
+         where d.id = any($1::bigint[]) and s.id = d.subscription_id and s.active and m.id = s.map_id and m.webhooks_enabled
+           and d.state = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until < now())
+         returning ${CLAIMED_COLUMNS})
+       select * from leased order by id::bigint`,
       [ids, owner, leaseMs],
     );
-    return rows.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /**
