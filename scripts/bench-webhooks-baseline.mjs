@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The baseline of `make bench-webhooks` (scripts/bench-webhooks.mjs), in a process of its own: a bare
 // loop that signs and POSTs the same bodies to the same receiver with the same HTTP client as the
-// product's sender (src/webhooks/sender.ts: axios with the same options, one keep-alive agent with its
-// socket limits, the response body drained, the same headers, HMAC-SHA256 signing with the product's
-// signer), `concurrency` requests in flight. No queue, no leases, no recording.
+// product's sender (src/webhooks/sender.ts: an axios client made the same way with the same options and
+// called the same way, one keep-alive agent with its socket limits, the response body drained, the same
+// headers, HMAC-SHA256 signing with the product's signer), `concurrency` requests in flight. No queue,
+// no leases, no recording.
 //
 //   node scripts/bench-webhooks-baseline.mjs <job.json>
 //   job: { dist, concurrency, timeoutMs, maxSockets, maxFreeSockets, userAgent, requests: [{ url, secret, body, eventId, eventType }] }
@@ -12,18 +13,20 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import axios from 'axios';
+import { Axios } from 'axios';
 
 const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const { signingHeaders } = await import(pathToFileURL(path.join(job.dist, 'webhooks/signer.js')).href);
 
 const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 60_000, maxSockets: job.maxSockets, maxFreeSockets: job.maxFreeSockets, timeout: 60_000 });
-const client = axios.create({
+const client = new Axios({
+  adapter: 'http',
   maxRedirects: 0,
   timeout: job.timeoutMs,
   validateStatus: () => true,
   responseType: 'stream',
   transformRequest: [(data) => data],
+  transformResponse: [],
   decompress: false,
   proxy: false,
   transitional: { clarifyTimeoutError: true },
@@ -35,7 +38,10 @@ async function send(r) {
   const timer = setTimeout(() => deadline.abort(), job.timeoutMs);
   const signal = deadline.signal;
   try {
-    const res = await client.post(r.url, body, {
+    const res = await client.request({
+      method: 'post',
+      url: r.url,
+      data: body,
       signal,
       httpAgent: agent,
       headers: {

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import axios, { AxiosError, type AxiosInstance } from 'axios';
+import { Axios, AxiosError } from 'axios';
 import { checkUrl, pinnedLookup, UnsafeUrlError, type CheckedUrl, type Resolve } from './url-guard.js';
 import { signingHeaders } from './signer.js';
 import { parseRetryAfter } from './retry-schedule.js';
@@ -49,17 +49,23 @@ export interface SenderOptions {
 }
 
 export class WebhookSender {
-  private readonly client: AxiosInstance;
+  private readonly client: Axios;
   /** Keep-alive agents per scheme, host, port and checked address (insertion order = age). */
   private readonly agents = new Map<string, http.Agent>();
 
   constructor(private readonly opts: SenderOptions) {
-    this.client = axios.create({
+    // An axios client with only the options the sender needs, not axios.create's global defaults: each
+    // request merges the client's options into its own, and the defaults (per-method headers, body and
+    // response transforms, form-data classes, XSRF names) are work for every request that a POST of
+    // bytes with a streamed answer never uses (docs/benchmarks.md, 2026-11-25 19:15-).
+    this.client = new Axios({
+      adapter: 'http',
       maxRedirects: 0,
       timeout: opts.timeoutMs,
       validateStatus: () => true,
       responseType: 'stream',
       transformRequest: [(data: unknown) => data],
+      transformResponse: [],
       decompress: false,
       proxy: false,
       transitional: { clarifyTimeoutError: true },
@@ -87,7 +93,11 @@ export class WebhookSender {
     const timer = setTimeout(() => deadline.abort(), this.opts.timeoutMs).unref();
     const signal = deadline.signal;
     try {
-      const res = await this.client.post(checked.url.href, body, {
+      // request() rather than post(): post() merges its arguments into a config first, one more merge.
+      const res = await this.client.request({
+        method: 'post',
+        url: checked.url.href,
+        data: body,
         signal,
         ...(checked.url.protocol === 'https:' ? { httpsAgent: this.agentFor(checked) } : { httpAgent: this.agentFor(checked) }),
         headers: {

@@ -84,4 +84,41 @@ describe('webhook sender', () => {
     expect(gone).toMatchObject({ ok: false, status: 410, errorClass: 'http_410', gone: true });
     sender.close();
   });
+
+  it('POSTs the exact body with the headers of decisions §7 and nothing of the HTTP client beyond the transport', async () => {
+    const sender = new WebhookSender({ timeoutMs: 2_000, allowInsecure: true });
+    const before = b.received.length;
+    const req = { ...request(`http://127.0.0.2:${port}/exact`), body: '{"id":"x","payload":{"name":"Jita ✓"}}', attempt: 3 };
+    const r = await sender.send(req);
+    sender.close();
+    expect(r).toMatchObject({ ok: true, status: 200, errorClass: null, error: null, gone: false });
+    const got = b.received[before]!;
+    expect(got.body).toBe(req.body);
+    expect(got.verified).toBe(true);
+    expect(Object.keys(got.headers).sort()).toEqual(
+      [
+        'accept-encoding',
+        'connection',
+        'content-length',
+        'content-type',
+        'host',
+        'user-agent',
+        'x-service-delivery-attempt',
+        'x-service-event-id',
+        'x-service-event-type',
+        'x-service-signature',
+        'x-service-timestamp',
+      ].sort(),
+    );
+    expect(got.headers).toMatchObject({
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(req.body)),
+      connection: 'keep-alive',
+      'x-service-delivery-attempt': '3',
+      'x-service-event-id': req.eventId,
+      'x-service-event-type': req.eventType,
+    });
+    expect(got.headers['user-agent']).toMatch(/^mapintel-webhooks\/\d/);
+    expect(Number(got.headers['x-service-timestamp'])).toBeCloseTo(Date.now() / 1000, -1);
+  });
 });
