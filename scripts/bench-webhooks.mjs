@@ -494,9 +494,10 @@ async function main() {
             dist: DIST,
             concurrency,
             timeoutMs,
-            // The sender's agent (src/webhooks/sender.ts agentFor): one per origin and address.
-            maxSockets: 64,
-            maxFreeSockets: 16,
+            // The sender's agent (src/webhooks/sender.ts agentFor): one per origin and address, the
+            // worker's concurrency as its limit of sockets and of idle ones (src/worker/worker.role.ts).
+            maxSockets: concurrency,
+            maxFreeSockets: concurrency,
             userAgent: USER_AGENT,
             requests: rows.map((r) => ({ url: r.url, secret: secrets[new URL(r.url).pathname], body: r.body, eventId: r.event_id, eventType: r.event_type })),
           }),
