@@ -3,6 +3,12 @@
  * checked whatever the name resolves to at connect time, non-public answers are refused before any
  * byte is sent, redirects are not followed, and failures are classified.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookSender } from '../../src/webhooks/sender.js';
 import type { Resolve } from '../../src/webhooks/url-guard.js';
@@ -87,6 +93,7 @@ describe('webhook sender', () => {
 
   it('POSTs the exact body with the headers of decisions §7 and nothing of the HTTP client beyond the transport', async () => {
     const sender = new WebhookSender({ timeoutMs: 2_000, allowInsecure: true });
+    b.reply = () => ({ status: 200 });
     const before = b.received.length;
     const req = { ...request(`http://127.0.0.2:${port}/exact`), body: '{"id":"x","payload":{"name":"Jita ✓"}}', attempt: 3 };
     const r = await sender.send(req);
@@ -120,5 +127,40 @@ describe('webhook sender', () => {
     });
     expect(got.headers['user-agent']).toMatch(/^mapintel-webhooks\/\d/);
     expect(Number(got.headers['x-service-timestamp'])).toBeCloseTo(Date.now() / 1000, -1);
+  });
+
+  it('speaks TLS to an https URL through its own agent, and tells a certificate it cannot trust apart', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mapintel-webhook-tls-'));
+    try {
+      execFileSync(
+        'openssl',
+        ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', '/CN=hooks.example'],
+        { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let connections = 0;
+      let requests = 0;
+      const server = https.createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) }, (_req, res) => {
+        requests++;
+        res.end('ok');
+      });
+      server.on('connection', () => connections++);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.3', resolve));
+      const tlsPort = (server.address() as AddressInfo).port;
+      try {
+        const resolve: Resolve = async () => [{ address: '127.0.0.3', family: 4 }];
+        const sender = new WebhookSender({ timeoutMs: 2_000, allowInsecure: true, resolve });
+        const r = await sender.send(request(`https://hooks.example:${tlsPort}/hook`));
+        sender.close();
+        // A self-signed certificate: the handshake reached the server and failed on trust, no request was made.
+        expect(r).toMatchObject({ ok: false, status: null, errorClass: 'tls', gone: false });
+        expect(r.error).toMatch(/^TLS failed \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)$/);
+        expect(connections).toBe(1);
+        expect(requests).toBe(0);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
