@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -161,6 +162,61 @@ describe('webhook sender', () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads at most 64 KB of an answer, ends an answer whose body stalls at the deadline, and goes on sending', async () => {
+    const bodies: string[] = [];
+    let bigFinished = false;
+    let bigClosed = false;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        bodies.push(req.url!);
+        if (req.url === '/stall') {
+          // The status and a first chunk in time, then nothing more.
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.write('partial');
+        } else if (req.url === '/big') {
+          // 64 MB, written as fast as the client reads: far more than loopback buffers hold.
+          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          res.on('finish', () => (bigFinished = true));
+          res.on('close', () => (bigClosed = true));
+          const chunk = Buffer.alloc(16_384, 120);
+          let n = 0;
+          const write = (): void => {
+            while (n < 4_096) {
+              n++;
+              if (!res.write(chunk)) return void res.once('drain', write);
+            }
+            res.end();
+          };
+          write();
+        } else res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.4', resolve));
+    const base = `http://127.0.0.4:${(server.address() as AddressInfo).port}`;
+    const sender = new WebhookSender({ timeoutMs: 800, allowInsecure: true });
+    try {
+      const big = await sender.send(request(`${base}/big`));
+      expect(big).toMatchObject({ ok: true, status: 200, errorClass: null });
+      expect(big.durationMs).toBeLessThan(800);
+      // The client stopped reading and dropped the connection: the 64 MB were never all written.
+      await expect.poll(() => bigClosed).toBe(true);
+      expect(bigFinished).toBe(false);
+      // The status came in time: a body that stops coming costs the connection, not the success.
+      const stalled = await sender.send(request(`${base}/stall`));
+      expect(stalled).toMatchObject({ ok: true, status: 200, errorClass: null });
+      expect(stalled.durationMs).toBeGreaterThanOrEqual(790);
+      expect(stalled.durationMs).toBeLessThan(2_000);
+      const after = await sender.send(request(`${base}/after`));
+      expect(after).toMatchObject({ ok: true, status: 200 });
+      expect(bodies).toEqual(['/big', '/stall', '/after']);
+    } finally {
+      sender.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });
