@@ -47,6 +47,7 @@ async function send(r) {
       headers: {
         'content-type': 'application/json',
         'user-agent': job.userAgent,
+        'accept-encoding': 'identity',
         ...signingHeaders(r.secret, body),
         'x-service-event-id': r.eventId,
         'x-service-event-type': r.eventType,

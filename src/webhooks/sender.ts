@@ -103,6 +103,10 @@ export class WebhookSender {
         headers: {
           'content-type': 'application/json',
           'user-agent': USER_AGENT,
+          // The answer's body is read only to free the connection, never decompressed (decompress: false):
+          // asking for it uncompressed spares the receiver compressing what nobody reads. axios keeps a value
+          // given here instead of its own list of encodings.
+          'accept-encoding': 'identity',
           ...signingHeaders(req.secret, body),
           'x-service-event-id': req.eventId,
           'x-service-event-type': req.eventType,

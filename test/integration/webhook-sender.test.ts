@@ -119,6 +119,7 @@ describe('webhook sender', () => {
       ].sort(),
     );
     expect(got.headers).toMatchObject({
+      'accept-encoding': 'identity',
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(req.body)),
       connection: 'keep-alive',
