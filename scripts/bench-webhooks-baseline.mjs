@@ -25,8 +25,6 @@ const client = new Axios({
   timeout: job.timeoutMs,
   validateStatus: () => true,
   responseType: 'stream',
-  transformRequest: [(data) => data],
-  transformResponse: [],
   decompress: false,
   proxy: false,
   transitional: { clarifyTimeoutError: true },

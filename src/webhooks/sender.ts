@@ -57,15 +57,14 @@ export class WebhookSender {
     // An axios client with only the options the sender needs, not axios.create's global defaults: each
     // request merges the client's options into its own, and the defaults (per-method headers, body and
     // response transforms, form-data classes, XSRF names) are work for every request that a POST of
-    // bytes with a streamed answer never uses (docs/benchmarks.md, 2026-11-25 19:15-20:00).
+    // bytes with a streamed answer never uses (docs/benchmarks.md, 2026-11-25 19:15-20:00). Without them
+    // there is no transform to switch off: the body goes out as given and the answer comes back a stream.
     this.client = new Axios({
       adapter: 'http',
       maxRedirects: 0,
       timeout: opts.timeoutMs,
       validateStatus: () => true,
       responseType: 'stream',
-      transformRequest: [(data: unknown) => data],
-      transformResponse: [],
       decompress: false,
       proxy: false,
       transitional: { clarifyTimeoutError: true },
