@@ -30,6 +30,9 @@
 //       receiver never answers; the worker's WEBHOOK_TIMEOUT_MS ends each attempt and retries follow the
 //       worker's schedule), then kills are paced at BENCH_ISOLATION_RATE deliveries/s (every subscription
 //       counted): p99 of the healthy receivers against the all-healthy p99 of phase 3 at the same rate.
+//   5 quiet       (only when named in BENCH_PHASES) BENCH_QUIET_EVENTS single kills, each after BENCH_QUIET_SECONDS
+//       without any write: event→receiver latency of the first event after a quiet spell, when idle
+//       connections (the writers', the relay's, the worker's) may have been closed.
 // Every phase checks that every planned delivery (to a healthy path) arrived at least once, and one
 // request in BENCH_VERIFY_EVERY has its signature verified by the receiver.
 //
@@ -56,8 +59,10 @@
 //   BENCH_VERIFY_EVERY     the receiver verifies the signature of one request in this many (default 20)
 //   BENCH_STALL_SECONDS    a phase whose deliveries stop arriving for this long counts the missing ones as lost (default 30)
 //   BENCH_DRAIN_SECONDS    and so does a phase that takes longer than this in all (default 600)
-//   BENCH_PHASES           phases to run, comma list of saturation,baseline,latency,isolation (default all;
-//                          baseline needs saturation)
+//   BENCH_PHASES           phases to run, comma list of saturation,baseline,latency,isolation,quiet (default all
+//                          but quiet; baseline needs saturation)
+//   BENCH_QUIET_EVENTS     events of the quiet phase (default 5)
+//   BENCH_QUIET_SECONDS    seconds without writes before each of them (default 40)
 //   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION, WEBHOOK_RETRY_WAITS, DATABASE_POOL_MAX   passed to the worker when set
 //   BENCH_WORKER_NODE_OPTIONS  NODE_OPTIONS of the worker process (default: none), e.g. "--max-semi-space-size=1"
 //   BENCH_WORKER_ARGS      node flags of the worker process that NODE_OPTIONS refuses, space-separated, e.g. "--trace-gc"
@@ -150,6 +155,8 @@ async function main() {
   const batch = intEnv('BENCH_BATCH', 20);
   let rates = listEnv('BENCH_RATES', [1000, 2000, 3000]);
   const rateSeconds = intEnv('BENCH_RATE_SECONDS', 10);
+  const quietEvents = intEnv('BENCH_QUIET_EVENTS', 5);
+  const quietSeconds = intEnv('BENCH_QUIET_SECONDS', 40);
   let isolationRate = intEnv('BENCH_ISOLATION_RATE', 0, 0);
   const hangPercent = intEnv('BENCH_HANG_PERCENT', 10);
   const txPerSecond = intEnv('BENCH_TX_PER_SECOND', 50);
@@ -160,7 +167,7 @@ async function main() {
   const drainSeconds = intEnv('BENCH_DRAIN_SECONDS', 600);
   const stallSeconds = intEnv('BENCH_STALL_SECONDS', 30);
   const phases = new Set((process.env.BENCH_PHASES || 'saturation,baseline,latency,isolation').split(',').map((s) => s.trim()));
-  for (const p of phases) if (!['saturation', 'baseline', 'latency', 'isolation'].includes(p)) throw new Error(`BENCH_PHASES: unknown phase "${p}"`);
+  for (const p of phases) if (!['saturation', 'baseline', 'latency', 'isolation', 'quiet'].includes(p)) throw new Error(`BENCH_PHASES: unknown phase "${p}"`);
   if (phases.has('baseline') && !phases.has('saturation')) throw new Error('BENCH_PHASES: baseline sends the bodies of the saturation phase; add saturation');
   const DIST = path.resolve(ROOT, process.env.BENCH_DIST || 'dist');
   if (!existsSync(path.join(DIST, 'cli.js'))) throw new Error(`${DIST} is missing: run \`make build\` (or \`make bench-webhooks\`)`);
@@ -440,7 +447,7 @@ async function main() {
       };
     };
 
-    const results = { saturation: undefined, baseline: undefined, latency: [], isolation: undefined };
+    const results = { saturation: undefined, baseline: undefined, latency: [], isolation: undefined, quiet: undefined };
 
     // 1. Saturation.
     if (phases.has('saturation')) {
@@ -583,6 +590,27 @@ async function main() {
       results.isolation = report;
     }
 
+    // 5. Quiet spells: one kill at a time, each after quietSeconds without writes.
+    if (phases.has('quiet')) {
+      const quiet = { seconds: quietSeconds, events: [] };
+      for (let i = 1; i <= quietEvents; i++) {
+        await sleep(quietSeconds * 1000);
+        const name = `quiet-${i}`;
+        const txs = plan([1]);
+        await control('phase', { name });
+        const since = Date.now();
+        await write(txs, 1);
+        const report = await collect(name, expectedKeys(txs));
+        const { eventToId, idToPlanned } = await shares(since);
+        quiet.events.push({ deliveries: report.distinct, maxMs: report.latencyMs.max, writeTxMs: txMs[0], eventToIdMs: eventToId[1], idToPlannedMs: idToPlanned[1] });
+        log(
+          `${name}: ${report.distinct} deliveries, event→receiver max ${fmt(report.latencyMs.max, 1)} ms (write transaction ${fmt(txMs[0], 1)} ms, ` +
+            `event→id ${fmt(eventToId[1], 1)} ms, id→planned ${fmt(idToPlanned[1], 1)} ms)`,
+        );
+      }
+      results.quiet = quiet;
+    }
+
     // Report.
     const s = results.saturation;
     const b = results.baseline;
@@ -609,6 +637,16 @@ async function main() {
         iso.healthyP99Ms > 50
           ? `${verdict(iso.latencyMs.p99 <= 2 * iso.healthyP99Ms)} (against an all-healthy p99 that misses its own target)`
           : verdict(iso.latencyMs.p99 <= 2 * iso.healthyP99Ms),
+      ]);
+    }
+    if (results.quiet) {
+      const q = results.quiet;
+      const worst = q.events.map((e) => e.maxMs).sort((x, y) => x - y);
+      rows.push([
+        `${q.events.length} single events, each after ${q.seconds} s without writes: event→receiver median / max`,
+        `${fmt(worst[worst.length >> 1], 1)} / ${fmt(worst.at(-1), 1)} ms`,
+        '≤ 50 ms p99',
+        verdict(worst.at(-1) <= 50),
       ]);
     }
     const header = ['measure', 'figure', 'target', ''];
@@ -668,6 +706,13 @@ async function main() {
             `  isolation: ${iso.hangRequests} requests reached hanging paths; ${iso.connections} connections opened; healthy p90 ${fmt(iso.latencyMs.p90, 1)} max ${fmt(iso.latencyMs.max, 1)} ms; ` +
               `event→planned p50 ${fmt(iso.planned[0], 1)} p99 ${fmt(iso.planned[1], 1)} ms`,
             cpuLine('isolation', iso),
+          ]
+        : []),
+      ...(results.quiet
+        ? [
+            `  quiet: per event (deliveries, event→receiver max, write transaction, event→id, id→planned): ${results.quiet.events
+              .map((e) => `${e.deliveries}, ${fmt(e.maxMs, 1)}, ${fmt(e.writeTxMs, 1)}, ${fmt(e.eventToIdMs, 1)}, ${fmt(e.idToPlannedMs, 1)} ms`)
+              .join('; ')}`,
           ]
         : []),
       '',
