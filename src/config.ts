@@ -38,6 +38,13 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'DATABASE_POOL_MAX', meaning: 'Maximum PostgreSQL connections per process', default: '10', unit: 'connections' },
   {
+    name: 'DATABASE_POOL_MIN',
+    meaning:
+      'PostgreSQL connections per process kept open while idle (at most DATABASE_POOL_MAX; the event relay keeps one more of its own when this is above 0): the first statement after a quiet spell does not wait for a new connection and its cold caches. 0 closes every idle connection after 30 s',
+    default: '2',
+    unit: 'connections',
+  },
+  {
     name: 'DATABASE_CONNECT_TIMEOUT_MS',
     meaning: 'How long opening a PostgreSQL connection, or waiting for a free one in the pool, may take before the request answers 503',
     default: '5000',
@@ -255,6 +262,8 @@ export interface Config {
   publicBaseUrl: string;
   databaseUrl: string | undefined;
   databasePoolMax: number;
+  /** Connections kept open while idle (never above databasePoolMax). */
+  databasePoolMin: number;
   databaseConnectTimeoutMs: number;
   databaseQueryTimeoutMs: number;
   databaseLockTimeoutMs: number;
@@ -382,6 +391,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const logLevel = raw('LOG_LEVEL');
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const poolMax = int('DATABASE_POOL_MAX', 1, 1000);
   const config: Config = {
     port,
     host,
@@ -389,7 +399,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     opsHost: raw('OPS_HOST'),
     publicBaseUrl: optional('PUBLIC_BASE_URL') ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`,
     databaseUrl,
-    databasePoolMax: int('DATABASE_POOL_MAX', 1, 1000),
+    databasePoolMax: poolMax,
+    databasePoolMin: Math.min(int('DATABASE_POOL_MIN', 0, 1000), poolMax),
     databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 100, 600_000),
     databaseQueryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 0, 86_400_000),
     databaseLockTimeoutMs: int('DATABASE_LOCK_TIMEOUT_MS', 0, 86_400_000),

@@ -50,6 +50,7 @@ export const apiRole: Role<ApiHandle> = {
           databaseUrl: core.db.url,
           schema: config.databaseSchema,
           timeouts: databaseTimeouts(config),
+          keepConnections: config.databasePoolMin > 0,
           publisher: core.events.publisher,
           log: log.child({ component: 'relay' }),
           metrics: core.metrics,

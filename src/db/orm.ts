@@ -9,6 +9,14 @@ export interface OrmSettings {
   databaseUrl: string;
   schema: string;
   poolMax: number;
+  /**
+   * Connections kept open while idle (pg-pool keeps them once opened; 0 by default). A connection
+   * opened for the first statement after a quiet spell costs that statement the connect and a new
+   * backend's cold catalog caches: 17 ms and more on loopback (docs/benchmarks.md).
+   */
+  poolMin?: number;
+  /** How long a connection above `poolMin` may stay idle before it is closed (ms; 30 s by default). */
+  idleTimeoutMs?: number;
   /** Connect, query and lock deadlines; the documented defaults when left out. */
   timeouts?: DatabaseTimeouts;
   debug?: boolean;
@@ -25,7 +33,7 @@ export function ormOptions(s: OrmSettings): Options {
     entities: [],
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
-    pool: { min: 0, max: s.poolMax, idleTimeoutMillis: 30_000 },
+    pool: { min: Math.min(s.poolMin ?? 0, s.poolMax), max: s.poolMax, idleTimeoutMillis: s.idleTimeoutMs ?? 30_000 },
     debug: s.debug ?? false,
     ensureDatabase: false,
     allowGlobalContext: false,

@@ -14,6 +14,11 @@ export interface RelayOptions {
   schema: string;
   /** Connect and query deadlines of its connections; the documented defaults when left out. */
   timeouts?: DatabaseTimeouts;
+  /**
+   * Whether each of its pools keeps one connection open while idle (DATABASE_POOL_MIN above 0): the
+   * first events after a quiet spell are published without opening a connection first.
+   */
+  keepConnections?: boolean;
   /** Where events go: Redis Streams, or the in-process store without REDIS_URL. */
   publisher: EventPublisher;
   log: Logger;
@@ -84,7 +89,8 @@ export class EventRelay {
   private cursorsMoving = false;
 
   constructor(private readonly opts: RelayOptions) {
-    this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, ...pgConnectionOptions(opts.timeouts, poolOptions(opts.schema)) });
+    const min = opts.keepConnections ? 1 : 0;
+    this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, min, ...pgConnectionOptions(opts.timeouts, poolOptions(opts.schema)) });
     this.pool.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay pool error'));
     // pg-pool detaches its listener from a checked-out client: a connection dropped mid-transaction
     // would emit an unhandled 'error' and crash the process. The query in flight rejects on its own.
@@ -92,6 +98,7 @@ export class EventRelay {
     this.cursorPool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: 1,
+      min,
       ...pgConnectionOptions(opts.timeouts, [poolOptions(opts.schema), '-c synchronous_commit=off'].join(' ')),
     });
     this.cursorPool.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay pool error'));

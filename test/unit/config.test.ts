@@ -111,6 +111,7 @@ describe('loadConfig', () => {
       publicBaseUrl: 'http://localhost:8080',
       databaseUrl: undefined,
       databasePoolMax: 10,
+      databasePoolMin: 2,
       databaseSchema: 'public',
       dataDir: './data',
       embeddedPgPort: 25432,
@@ -279,6 +280,16 @@ describe('loadConfig', () => {
     }
     for (const token of ['adm_' + 'A-z0_'.repeat(8), 'a'.repeat(16), 'a'.repeat(256), 'base64+/token=value==', 'dotted.tilde~token-1']) {
       expect(loadConfig({ SERVICE_ADMIN_TOKEN: token }).adminToken, token).toBe(token);
+    }
+  });
+
+  it('keeps DATABASE_POOL_MIN idle connections, never more than DATABASE_POOL_MAX', () => {
+    expect(loadConfig({ DATABASE_POOL_MIN: '0' }).databasePoolMin).toBe(0);
+    expect(loadConfig({ DATABASE_POOL_MIN: '4', DATABASE_POOL_MAX: '6' })).toMatchObject({ databasePoolMin: 4, databasePoolMax: 6 });
+    expect(loadConfig({ DATABASE_POOL_MIN: '8', DATABASE_POOL_MAX: '3' })).toMatchObject({ databasePoolMin: 3, databasePoolMax: 3 });
+    expect(loadConfig({ DATABASE_POOL_MAX: '1' })).toMatchObject({ databasePoolMin: 1, databasePoolMax: 1 });
+    for (const bad of ['-1', '1001', 'two', '1.5']) {
+      expect(problemsOf({ DATABASE_POOL_MIN: bad }), bad).toEqual([`DATABASE_POOL_MIN must be an integer from 0 to 1000 (got "${bad}")`]);
     }
   });
 

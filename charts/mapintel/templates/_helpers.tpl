@@ -99,6 +99,8 @@ some of them, the chart makes it and every one must come from a value or an exis
 {{- end }}
 - name: DATABASE_POOL_MAX
   value: {{ .Values.database.poolMax | quote }}
+- name: DATABASE_POOL_MIN
+  value: {{ .Values.database.poolMin | quote }}
 - name: REDIS_KEY_PREFIX
   value: {{ .Values.redis.keyPrefix | quote }}
 - name: SERVICE_SSE_ENABLED
