@@ -97,14 +97,20 @@ describe('stream caps across three stream processes', () => {
     const statuses = await Promise.all(Array.from({ length: 300 }, (_, i) => connect(procs[i % 3]!.url, keys[i % 30]!)));
     expect(statuses.filter((s) => s === 200).length).toBe(50);
     expect(await serverCloses()).toBe(0);
-    expect(await connect(procs[1]!.url, keys[5]!)).toBe(429);
-    // One process dies without releasing anything.
-    const victim = procs[0]!;
+    // The process holding the most of the 50 dies; which one that is depends on which answered first
+    // (a slow one may hold none, and killing it would free nothing).
+    const admittedBy = [0, 1, 2].map((p) => statuses.filter((s, i) => s === 200 && i % 3 === p).length);
+    const victimIndex = admittedBy.indexOf(Math.max(...admittedBy));
+    const victim = procs[victimIndex]!;
+    const survivor = procs[(victimIndex + 1) % 3]!;
+    expect(admittedBy[victimIndex]).toBeGreaterThan(0);
+    expect(await connect(survivor.url, keys[5]!)).toBe(429);
+    // It dies without releasing anything.
     victim.cli.child.kill('SIGKILL');
     const killedAt = Date.now();
     await new Promise((r) => setTimeout(r, 500));
     // Its leases still count: the map stays full for now.
-    expect(await connect(procs[1]!.url, keys[6]!)).toBe(429);
+    expect(await connect(survivor.url, keys[6]!)).toBe(429);
     // Its connections are gone; the map stays full until its leases run out, then admits again.
     let admitted = 0;
     /** What each try after the kill got (ms after the kill, key index, status), for the failure message. */
@@ -112,7 +118,7 @@ describe('stream caps across three stream processes', () => {
     while (Date.now() - killedAt < 35_000 && admitted === 0) {
       await new Promise((r) => setTimeout(r, 1000));
       const k = Math.floor(Math.random() * 30);
-      const status = await connect(procs[1]!.url, keys[k]!);
+      const status = await connect(survivor.url, keys[k]!);
       tries.push(`${Date.now() - killedAt} ms key ${k}: ${status}`);
       if (status === 200) admitted++;
     }
