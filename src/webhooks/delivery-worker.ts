@@ -67,6 +67,13 @@ const QUEUE_PER_SLOT = 3;
  */
 const PLANNED_QUEUE_MAX = 50_000;
 const FLUSH_EVERY_MS = 20;
+/**
+ * The consumer's position moves at most this often, for every batch planned meanwhile at once: a
+ * position only says where a restarted worker reads again (replayed events plan nothing new), and a
+ * statement per planned batch was a tenth of the statements PostgreSQL ran in a paced run
+ * (docs/benchmarks.md, 2026-11-25 21:25-22:20).
+ */
+const POSITION_EVERY_MS = 100;
 const FLUSH_MAX = 500;
 const SWEEP_EVERY_MS = 5 * 60_000;
 
@@ -101,6 +108,7 @@ export class DeliveryWorker {
   private readonly cache: SubscriptionCache;
   private readonly dispatchAlarm = new Alarm();
   private readonly flushAlarm = new Alarm();
+  private readonly positionAlarm = new Alarm();
   /** Per subscription, slots held: attempts in flight and leased deliveries waiting in `ready`. */
   private readonly heldBySub = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
@@ -169,6 +177,7 @@ export class DeliveryWorker {
     await this.releaseReady();
     await Promise.race([Promise.allSettled([...this.attempts]), sleep(Math.max(0, deadline - Date.now()))]);
     this.flushAlarm.ring();
+    this.positionAlarm.ring();
     await Promise.race([Promise.allSettled([...this.loops, this.committing]), sleep(Math.max(0, deadline - Date.now()))]);
     await Promise.race([Promise.allSettled([...this.givingBack]), sleep(Math.max(0, deadline - Date.now()))]);
     this.o.sender.close();
@@ -239,14 +248,16 @@ export class DeliveryWorker {
 
   /**
    * Moves the consumer's position past planned events without holding up the next batch: the moves are
-   * queued in order, and a failed one is retried with the next (a position left behind only replays
-   * events whose deliveries exist already, which planning skips).
+   * queued in order, made at most every POSITION_EVERY_MS (at once when the worker stops) with every
+   * batch planned meanwhile, and a failed one is retried with the next (a position left behind only
+   * replays events whose deliveries exist already, which planning skips).
    */
   private commitPosition(events: readonly EventEnvelope[]): void {
     this.uncommitted.push(...events);
     if (this.committing) return;
     this.committing = (async () => {
       while (this.uncommitted.length) {
+        if (this.running) await this.positionAlarm.sleep(POSITION_EVERY_MS);
         const batch = this.uncommitted;
         this.uncommitted = [];
         try {
