@@ -8,6 +8,12 @@ import { Alarm } from './alarm.js';
 import type { EventType } from './catalog.js';
 import { DeadlineClient, pgConnectionOptions, type DatabaseTimeouts } from '../db/pg-options.js';
 
+/**
+ * Publication cursors move at most this often (docs/benchmarks.md, 2026-11-25 21:25-22:55: a statement
+ * per relay pass was a tenth of the statements PostgreSQL ran in a paced run).
+ */
+const CURSOR_EVERY_MS = 100;
+
 export interface RelayOptions {
   databaseUrl: string;
   /** search_path schema (tests isolate by schema). */
@@ -77,6 +83,8 @@ export class EventRelay {
   private readonly recover = new Set<number>();
   private running = false;
   private readonly alarm = new Alarm();
+  /** Cuts short the wait between two cursor moves (a drain, a recovery or a stop wants them made now). */
+  private readonly cursorAlarm = new Alarm();
   /** A NOTIFY (or poke) arrived since the current pass began: go round again instead of sleeping. */
   private notified = false;
   private loop: Promise<void> | undefined;
@@ -126,6 +134,7 @@ export class EventRelay {
     this.running = false;
     this.alarm.ring();
     await this.loop;
+    this.cursorAlarm.ring();
     await this.cursorMoves;
     await this.closeSession();
     await this.pool.end().catch(() => undefined);
@@ -137,6 +146,7 @@ export class EventRelay {
     await this.ensureSession();
     let published = 0;
     for (const p of this.heldPartitions()) published += await this.drainPartition(p);
+    this.cursorAlarm.ring();
     await this.cursorMoves;
     return published;
   }
@@ -319,15 +329,18 @@ export class EventRelay {
   }
 
   /**
-   * Moves the publication cursors of `cursorsDue`, one statement at a time on the cursor connection:
-   * moves queued while one runs are merged into the next (one statement for all of them), so a busy
-   * relay moves cursors far less often than it publishes. `cursorMoves` settles when none is left.
+   * Moves the publication cursors of `cursorsDue`, one statement at a time on the cursor connection,
+   * at most every CURSOR_EVERY_MS while the relay runs: moves queued meanwhile are merged into the next
+   * (one statement for all of them), so a busy relay moves cursors far less often than it publishes. A
+   * cursor only says where recovery publishes again (the transport skips what it holds) and what
+   * pruning may delete. `cursorMoves` settles when none is left.
    */
   private moveCursors(): void {
     if (this.cursorsMoving) return;
     this.cursorsMoving = true;
     this.cursorMoves = (async () => {
       while (this.cursorsDue.size) {
+        if (this.running) await this.cursorAlarm.sleep(CURSOR_EVERY_MS);
         const due = [...this.cursorsDue];
         this.cursorsDue.clear();
         try {
@@ -350,6 +363,7 @@ export class EventRelay {
 
   /** Recovery: publishes a batch of the events with ids past their map's cursor (one index probe per map). */
   private async publishBehindCursors(p: number): Promise<number> {
+    this.cursorAlarm.ring();
     await this.cursorMoves;
     const params: unknown[] = [this.opts.batchSize];
     if (this.opts.partitions > 1) params.push(p);

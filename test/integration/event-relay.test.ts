@@ -146,6 +146,43 @@ describe('event relay', () => {
     expect(logged[0]!.n).toBe(1000);
   });
 
+  it('moves a map’s publication cursor at most every 100 ms, to the newest event published meanwhile', async () => {
+    const transport = memoryTransport();
+    const mapId = await makeMapId();
+    const relay = relayFor(transport);
+    relay.start();
+    const conn = () => db.orm.em.fork().getConnection();
+    const cursor = async () =>
+      (await conn().execute<{ id: string | null }[]>('select published_event_id as id from map_event_cursors where map_id = ?', [mapId]))[0]?.id ?? null;
+    // Watch the cursor every few ms while 40 events are committed one transaction each (a pass or so each).
+    const changes: number[] = [];
+    let watching = true;
+    const watcher = (async () => {
+      let last = await cursor();
+      while (watching) {
+        const now = await cursor();
+        if (now !== last) {
+          changes.push(performance.now());
+          last = now;
+        }
+        await new Promise((r) => setTimeout(r, 3));
+      }
+    })();
+    const started = performance.now();
+    await writeEvents(mapId, 0, 40);
+    await waitFor(async () => (await unpublished()) === 0);
+    watching = false;
+    await watcher;
+    const elapsed = performance.now() - started;
+    const published = await transport.range(mapId, null, 100);
+    expect(published).toHaveLength(40);
+    expect(await cursor()).toBe(published.at(-1)!.id);
+    expect(changes.length).toBeGreaterThan(0);
+    // Moves at least 100 ms apart fit this many times into the time the watch lasted (the watch sees
+    // at most every move; a move per relay pass would show up to 40).
+    expect(changes.length, `${changes.length} moves seen in ${Math.round(elapsed)} ms`).toBeLessThanOrEqual(Math.floor(elapsed / 100) + 1);
+  });
+
   it('wakes on NOTIFY: a commit is published well before the poll interval', async () => {
     const transport = memoryTransport();
     const mapId = await makeMapId();
