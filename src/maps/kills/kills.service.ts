@@ -9,9 +9,18 @@ import type { KillImportResultDto, KillInput } from './kills.dto.js';
 import { killsOfBody, toNewKill, uniqueKills } from './kills.rules.js';
 import { KillRepository, type NewKill } from './kill.repository.js';
 
+/** Solar system ids a KillsService remembers at most (the static data has about 8,500). */
+const KNOWN_SYSTEMS_MAX = 20_000;
+
 /** Kills of a map: the editing API's import, the seeding writes and retention. */
 export class KillsService {
   private readonly access: MapAccess;
+  /**
+   * Solar system ids the static data holds, as found by earlier imports: the importer adds and updates
+   * systems but never removes one, so a kill in a system seen before needs no lookup (one round trip
+   * fewer per import; there are about 8,500 systems).
+   */
+  private readonly knownSystems = new Set<number>();
 
   constructor(
     private readonly db: Db,
@@ -30,15 +39,16 @@ export class KillsService {
   async import(principal: MapKeyPrincipal, ref: MapReference, body: KillInput | KillInput[] | { kills: KillInput[] }): Promise<KillImportResultDto> {
     const map = await this.access.resolve(principal, ref);
     const { kills, fieldPrefix } = killsOfBody(body);
-    // The systems are static data, checked before the write; the write is one statement, atomic on its
-    // own (`store`). No explicit transaction: two round trips instead of four, and an event's time (its
-    // transaction's start) is that much closer to its commit.
-    const known = await this.solarSystems.byIds(
-      this.db,
-      kills.map((k) => k.solar_system_id),
-    );
+    // The systems are static data, checked before the write (looked up only while not seen before); the
+    // write is one statement, atomic on its own (`store`). No explicit transaction: one or two round trips
+    // instead of four, and an event's time (its transaction's start) is that much closer to its commit.
+    const unseen = kills.map((k) => k.solar_system_id).filter((id) => !this.knownSystems.has(id));
+    const found = unseen.length ? await this.solarSystems.byIds(this.db, unseen) : new Map<number, unknown>();
+    for (const id of found.keys()) if (this.knownSystems.size < KNOWN_SYSTEMS_MAX) this.knownSystems.add(id);
     const unknown = kills.flatMap((k, i) =>
-      known.has(k.solar_system_id) ? [] : [{ field: `${fieldPrefix(i)}solar_system_id`, message: `${k.solar_system_id} is not a known solar system` }],
+      this.knownSystems.has(k.solar_system_id) || found.has(k.solar_system_id)
+        ? []
+        : [{ field: `${fieldPrefix(i)}solar_system_id`, message: `${k.solar_system_id} is not a known solar system` }],
     );
     if (unknown.length) throw solarSystemsNotFound(unknown);
     const inserted = await this.store(this.db, map.id, kills.map(toNewKill));
