@@ -10,9 +10,10 @@ export interface OrmSettings {
   schema: string;
   poolMax: number;
   /**
-   * Connections kept open while idle (pg-pool keeps them once opened; 0 by default). A connection
-   * opened for the first statement after a quiet spell costs that statement the connect and a new
-   * backend's cold catalog caches: 17 ms and more on loopback (docs/benchmarks.md).
+   * Connections kept open while idle, at most `poolMax` (loadConfig caps DATABASE_POOL_MIN so); pg-pool
+   * keeps them once opened; 0 by default. A connection opened for the first statement after a quiet
+   * spell costs that statement the connect and a new backend's cold catalog caches: 17 ms and more on
+   * loopback (docs/benchmarks.md).
    */
   poolMin?: number;
   /** How long a connection above `poolMin` may stay idle before it is closed (ms; 30 s by default). */
@@ -33,7 +34,7 @@ export function ormOptions(s: OrmSettings): Options {
     entities: [],
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
-    pool: { min: Math.min(s.poolMin ?? 0, s.poolMax), max: s.poolMax, idleTimeoutMillis: s.idleTimeoutMs ?? 30_000 },
+    pool: { min: s.poolMin ?? 0, max: s.poolMax, idleTimeoutMillis: s.idleTimeoutMs ?? 30_000 },
     debug: s.debug ?? false,
     ensureDatabase: false,
     allowGlobalContext: false,

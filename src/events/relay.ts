@@ -9,7 +9,7 @@ import type { EventType } from './catalog.js';
 import { DeadlineClient, pgConnectionOptions, type DatabaseTimeouts } from '../db/pg-options.js';
 
 /**
- * Publication cursors move at most this often (docs/benchmarks.md, 2026-11-25 21:25-22:55: a statement
+ * Publication cursors move at most this often (docs/benchmarks.md, 2026-11-25 21:25-23:05: a statement
  * per relay pass was a tenth of the statements PostgreSQL ran in a paced run).
  */
 const CURSOR_EVERY_MS = 100;

@@ -71,7 +71,7 @@ const FLUSH_EVERY_MS = 20;
  * The consumer's position moves at most this often, for every batch planned meanwhile at once: a
  * position only says where a restarted worker reads again (replayed events plan nothing new), and a
  * statement per planned batch was a tenth of the statements PostgreSQL ran in a paced run
- * (docs/benchmarks.md, 2026-11-25 21:25-22:20).
+ * (docs/benchmarks.md, 2026-11-25 21:25-23:05).
  */
 const POSITION_EVERY_MS = 100;
 const FLUSH_MAX = 500;
