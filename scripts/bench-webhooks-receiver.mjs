@@ -12,7 +12,8 @@
 // Control (JSON, same port): POST /_bench/secrets {path: secret} adds secrets; POST /_bench/phase
 // {name} starts recording under a new phase name; GET /_bench/count?phase= answers how many distinct
 // deliveries arrived; GET /_bench/report?phase=[&keys=1] answers counts, latency percentiles, the
-// first and last arrival, the signature checks and (with keys=1) every distinct `<path> <killmail id>`.
+// first and last arrival, the rate after the first third of the deliveries and per whole second, the
+// signature checks and (with keys=1) every distinct `<path> <killmail id>`.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 
@@ -32,6 +33,8 @@ function newPhase(name) {
     keys: new Set(),
     duplicates: 0,
     latencies: [],
+    /** Arrival of each distinct delivery (ms), in arrival order. */
+    arrivals: [],
     first: Infinity,
     last: -Infinity,
     hangRequests: 0,
@@ -59,6 +62,22 @@ function percentile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
 
+function steadyRate(arrivals) {
+  const from = Math.floor(arrivals.length / 3);
+  const n = arrivals.length - 1 - from;
+  return n > 0 && arrivals.at(-1) > arrivals[from] ? n / ((arrivals.at(-1) - arrivals[from]) / 1000) : null;
+}
+
+function timeline(arrivals) {
+  const counts = [];
+  for (const a of arrivals) {
+    const i = Math.floor((a - arrivals[0]) / 1000);
+    while (counts.length <= i) counts.push(0);
+    counts[i]++;
+  }
+  return counts;
+}
+
 function report(p, withKeys) {
   const s = Float64Array.from(p.latencies).sort();
   const n = p.keys.size;
@@ -75,6 +94,10 @@ function report(p, withKeys) {
     last: Number.isFinite(p.last) ? p.last : null,
     // Deliveries per second from the first to the last one received.
     perSecond: n > 1 ? (n - 1) / ((p.last - p.first) / 1000) : null,
+    // Deliveries per second after the first third of them arrived (a process's warm-up left out).
+    steadyPerSecond: steadyRate(p.arrivals),
+    // Distinct deliveries per whole second from the first arrival.
+    perSecondTimeline: timeline(p.arrivals),
     latencyMs: { n: s.length, p50: percentile(s, 0.5), p90: percentile(s, 0.9), p99: percentile(s, 0.99), max: s.length ? s[s.length - 1] : null },
     verified: p.verified,
     ...(withKeys ? { keys: [...p.keys] } : {}),
@@ -130,7 +153,10 @@ const server = http.createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }
     }
     const key = `${path} ${envelope.payload?.killmail_id}`;
     if (p.keys.has(key)) p.duplicates++;
-    else p.keys.add(key);
+    else {
+      p.keys.add(key);
+      p.arrivals.push(arrival);
+    }
     p.latencies.push(arrival - Date.parse(envelope.ts));
     if (arrival < p.first) p.first = arrival;
     if (arrival > p.last) p.last = arrival;

@@ -18,14 +18,17 @@
 // Phases, in this order (one database, one Redis key prefix, one worker process for all of them):
 //   1 saturation  the worker registers its consumer and stops; kills making BENCH_BACKLOG deliveries are
 //       committed and published; the worker starts again and plans and delivers the backlog.
-//       deliveries/s = distinct deliveries from the first to the last received.
+//       deliveries/s = distinct deliveries from the first to the last received (the figure held against
+//       the target); the detail adds the rate after the first third arrived (the process warmed up, the
+//       backlog planned) and the deliveries received in each second.
 //   2 baseline    the same bodies to the same paths with the same secrets, signed and POSTed by a bare
 //       loop with the sender's HTTP client (axios, one keep-alive agent with the sender's socket limits,
 //       BENCH_CONCURRENCY in flight); deliveries/s measured the same way; ratio worker/baseline.
 //   3 latency     for each rate of BENCH_RATES (deliveries/s), kills paced for BENCH_RATE_SECONDS
 //       (events/s = rate / subscriptions per map on average, at most BENCH_TX_PER_SECOND transactions/s):
 //       event→receiver p50/p99 (arrival − envelope ts, which is the event row's insert time), with the
-//       event→planned share read from webhook_deliveries (inserted_at − event_at).
+//       event→planned share read from webhook_deliveries (inserted_at − event_at), and the worker's
+//       event-loop delay over the run (its metrics, which include the 10 ms sampling interval).
 //   4 isolation   one subscription in round(100 / BENCH_HANG_PERCENT) is pointed at `/hang/<n>` (the
 //       receiver never answers; the worker's WEBHOOK_TIMEOUT_MS ends each attempt and retries follow the
 //       worker's schedule), then kills are paced at BENCH_ISOLATION_RATE deliveries/s (every subscription
@@ -327,6 +330,15 @@ async function main() {
         `worker: node ${path.relative(ROOT, DIST)}/cli.js serve --roles worker (pid ${worker.child.pid}), WEBHOOK_CONCURRENCY ${concurrency}, WEBHOOK_TIMEOUT_MS ${timeoutMs}`,
       );
     };
+    /**
+     * The worker's event-loop delay (ms) since the last call, from its metrics (prom-client's
+     * monitorEventLoopDelay histogram, reset on every scrape).
+     */
+    const loopDelay = async (w) => {
+      const text = await (await fetch(`${w.ops}/metrics`)).text();
+      const gauge = (q) => Number(new RegExp(`^mapintel_process_nodejs_eventloop_lag_${q}_seconds\\S* (\\S+)$`, 'm').exec(text)?.[1]) * 1000;
+      return { p50: gauge('p50'), p99: gauge('p99'), max: gauge('max') };
+    };
     const pids = () => ({ worker: worker?.child.pid, receiver: receiver.child.pid, relay: relay.child.pid });
 
     // Writing: kills in transactions of the batch path, maps taken in turn.
@@ -538,12 +550,14 @@ async function main() {
       await control('phase', { name });
       const since = Date.now();
       const cpu = cpuSnapshot(pids(), await databaseBackends(raw));
+      await loopDelay(worker); // starts the worker's event-loop delay histogram afresh
       const writeStarted = nowMs();
       await write(txs, txRate);
       const writeSeconds = (nowMs() - writeStarted) / 1000;
       if (writeSeconds > rateSeconds * 1.1)
         log(`${name}: the writers fell behind (${fmt(writeSeconds, 1)} s for ${rateSeconds} s of writes): the machine is too busy for this rate`);
       const report = await collect(name, expected);
+      report.loopDelay = await loopDelay(worker);
       report.writeSeconds = writeSeconds;
       report.offeredPerSecond = expected.length / writeSeconds;
       report.cpu = cpuSince(cpu, pids(), await databaseBackends(raw), expected.length);
@@ -682,6 +696,7 @@ async function main() {
             `  saturation: planning (events → deliveries) spanned ${fmt(s.plannedSeconds, 2)} s; first delivery ${fmt(s.workerStartToFirstMs, 0)} ms after the worker process was spawned (delivering from ${fmt(s.workerBootMs, 0)} ms); ` +
               `${s.connections} connections opened; ${s.duplicates} duplicates; signatures sampled ${s.verified.checked}, all verified: ${s.verified.failed === 0}`,
             cpuLine('saturation', s),
+            `  saturation: received per second from the first: ${s.perSecondTimeline.join(' ')}; after the first third ${fmt(s.steadyPerSecond, 0)}/s`,
             // What this machine allows at these costs: a figure below the target with a ceiling below it too
             // says the machine, not the worker, set the limit.
             `  saturation: ceilings at these costs: the worker's one thread ${fmt(1000 / s.cpu.workerMsPerDelivery, 0)}/s; ` +
@@ -692,6 +707,7 @@ async function main() {
         ? [
             `  baseline: ${fmt(b.loop.perSecond, 0)}/s on its own clock; ${b.connections} connections opened; CPU % of one core: loop ${fmt((b.loop.cpuSeconds / b.loop.seconds) * 100, 0)}, ` +
               `receiver ${fmt(b.cpu.receiverPct, 0)}, machine busy ${fmt(b.cpu.machineBusyPct, 0)} %; CPU ms per delivery: loop ${fmt((b.loop.cpuSeconds * 1000) / b.loop.sent, 3)}`,
+            `  baseline: received per second from the first: ${b.perSecondTimeline.join(' ')}; after the first third ${fmt(b.steadyPerSecond, 0)}/s`,
           ]
         : []),
       ...results.latency.map(
@@ -699,7 +715,8 @@ async function main() {
           `  rate ${r.rate}: written at ${fmt(r.offeredPerSecond, 0)} deliveries/s over ${fmt(r.writeSeconds, 1)} s; p90 ${fmt(r.latencyMs.p90, 1)} max ${fmt(r.latencyMs.max, 1)} ms; ` +
           `event→planned p50 ${fmt(r.planned[0], 1)} p99 ${fmt(r.planned[1], 1)} ms (event→id ${fmt(r.eventToId[0], 1)} / ${fmt(r.eventToId[1], 1)}, ` +
           `id→planned ${fmt(r.idToPlanned[0], 1)} / ${fmt(r.idToPlanned[1], 1)}; write transactions ${fmt(r.writeTx[0], 1)} / ${fmt(r.writeTx[1], 1)}); ` +
-          `${r.connections} connections opened; signatures sampled ${r.verified.checked}, failed ${r.verified.failed}\n${cpuLine(`rate ${r.rate}`, r)}`,
+          `${r.connections} connections opened; signatures sampled ${r.verified.checked}, failed ${r.verified.failed}\n` +
+          `  rate ${r.rate}: worker event-loop delay p50 ${fmt(r.loopDelay.p50, 1)} p99 ${fmt(r.loopDelay.p99, 1)} max ${fmt(r.loopDelay.max, 1)} ms\n${cpuLine(`rate ${r.rate}`, r)}`,
       ),
       ...(iso
         ? [
