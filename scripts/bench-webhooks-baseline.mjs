@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The baseline of `make bench-webhooks` (scripts/bench-webhooks.mjs), in a process of its own: a bare
 // loop that signs and POSTs the same bodies to the same receiver with the same HTTP client as the
-// product's sender (src/webhooks/sender.ts: an axios client made the same way with the same options and
-// called the same way, one keep-alive agent with its socket limits, the response body drained, the same
+// product's sender (src/webhooks/sender.ts: an axios client with the sender's own options, called the
+// same way, one keep-alive agent with the sender's agent options, the response body drained, the same
 // headers, HMAC-SHA256 signing with the product's signer), `concurrency` requests in flight. No queue,
 // no leases, no recording.
 //
 //   node scripts/bench-webhooks-baseline.mjs <job.json>
-//   job: { dist, concurrency, timeoutMs, maxSockets, maxFreeSockets, userAgent, requests: [{ url, secret, body, eventId, eventType }] }
+//   job: { dist, concurrency, timeoutMs, maxSockets, userAgent, requests: [{ url, secret, body, eventId, eventType }] }
 // Prints one JSON line: { sent, ok, failed, seconds, perSecond, cpuSeconds }.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -17,18 +17,10 @@ import { Axios } from 'axios';
 
 const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const { signingHeaders } = await import(pathToFileURL(path.join(job.dist, 'webhooks/signer.js')).href);
+const { senderClientOptions, senderAgentOptions } = await import(pathToFileURL(path.join(job.dist, 'webhooks/sender.js')).href);
 
-const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 60_000, maxSockets: job.maxSockets, maxFreeSockets: job.maxFreeSockets, timeout: 60_000 });
-const client = new Axios({
-  adapter: 'http',
-  maxRedirects: 0,
-  timeout: job.timeoutMs,
-  validateStatus: () => true,
-  responseType: 'stream',
-  decompress: false,
-  proxy: false,
-  transitional: { clarifyTimeoutError: true },
-});
+const agent = new http.Agent(senderAgentOptions(job.maxSockets));
+const client = new Axios(senderClientOptions(job.timeoutMs));
 
 async function send(r) {
   const body = Buffer.from(r.body, 'utf8');

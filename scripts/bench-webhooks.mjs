@@ -516,7 +516,6 @@ async function main() {
             // The sender's agent (src/webhooks/sender.ts agentFor): one per origin and address, the
             // worker's concurrency as its limit of sockets and of idle ones (src/worker/worker.role.ts).
             maxSockets: concurrency,
-            maxFreeSockets: concurrency,
             userAgent: USER_AGENT,
             requests: rows.map((r) => ({ url: r.url, secret: secrets[new URL(r.url).pathname], body: r.body, eventId: r.event_id, eventType: r.event_type })),
           }),
@@ -616,7 +615,13 @@ async function main() {
         await write(txs, 1);
         const report = await collect(name, expectedKeys(txs));
         const { eventToId, idToPlanned } = await shares(since);
-        quiet.events.push({ deliveries: report.distinct, maxMs: report.latencyMs.max, writeTxMs: txMs[0], eventToIdMs: eventToId[1], idToPlannedMs: idToPlanned[1] });
+        quiet.events.push({
+          deliveries: report.distinct,
+          maxMs: report.latencyMs.max,
+          writeTxMs: txMs[0],
+          eventToIdMs: eventToId[1],
+          idToPlannedMs: idToPlanned[1],
+        });
         log(
           `${name}: ${report.distinct} deliveries, event→receiver max ${fmt(report.latencyMs.max, 1)} ms (write transaction ${fmt(txMs[0], 1)} ms, ` +
             `event→id ${fmt(eventToId[1], 1)} ms, id→planned ${fmt(idToPlanned[1], 1)} ms)`,

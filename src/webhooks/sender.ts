@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Axios, AxiosError } from 'axios';
+import { Axios, AxiosError, type AxiosRequestConfig } from 'axios';
 import { checkUrl, pinnedLookup, UnsafeUrlError, type CheckedUrl, type Resolve } from './url-guard.js';
 import { signingHeaders } from './signer.js';
 import { parseRetryAfter } from './retry-schedule.js';
@@ -48,27 +48,67 @@ export interface SenderOptions {
   resolve?: Resolve;
 }
 
+/**
+ * Whether this runtime's http.Agent takes a `proxyEnv` option (Node 22.21+, 24.5+, the versions from
+ * which axios leaves proxying to an agent that has one).
+ */
+const AGENT_PROXY_ENV = ((): boolean => {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  return major > 24 || (major === 24 && minor >= 5) || (major === 22 && minor >= 21);
+})();
+
+/**
+ * The options of the sender's axios client: only what a POST of bytes with a streamed answer needs, not
+ * axios.create's global defaults. Each request merges the client's options into its own, and the
+ * defaults (per-method headers, body and response transforms, form-data classes, XSRF names) are work
+ * for every request that the sender never uses (docs/benchmarks.md, 2026-11-25 19:15-20:00). Without
+ * them there is no transform to switch off: the body goes out as given and the answer comes back a
+ * stream. Exported for the benchmark's baseline loop, which must use the same client.
+ *
+ * Never through a proxy, whatever HTTP_PROXY, HTTPS_PROXY or NODE_USE_ENV_PROXY say: the connection
+ * goes to the address the URL check saw. Where the runtime's agents take a `proxyEnv`, the agents carry
+ * an empty one (`senderAgentOptions`), so neither Node nor axios proxies anything. axios's own
+ * `proxy: false`, which does the same, is used only on older runtimes: with it axios keeps, on every
+ * request's options, a closure over the whole request (its config, request, response and streams),
+ * which V8's young-generation collector kept alive until a full collection: about 7 KB per request
+ * moved to the old generation, and at 2,000 deliveries/s a full collection (a 40-60 ms stall of the
+ * worker) every few seconds (docs/benchmarks.md, 2026-11-26).
+ */
+export function senderClientOptions(timeoutMs: number): AxiosRequestConfig {
+  return {
+    adapter: 'http',
+    maxRedirects: 0,
+    timeout: timeoutMs,
+    validateStatus: () => true,
+    responseType: 'stream',
+    decompress: false,
+    ...(AGENT_PROXY_ENV ? {} : { proxy: false as const }),
+    transitional: { clarifyTimeoutError: true },
+  };
+}
+
+/** The options of the sender's keep-alive agents (one per receiver address), `maxSockets` open and idle. */
+export function senderAgentOptions(maxSockets: number): http.AgentOptions {
+  return {
+    keepAlive: true,
+    // axios sets TCP keep-alive to 60 s on every request's socket; the same value here keeps Node from
+    // switching it back and forth (two setsockopt calls per request) when the socket returns to the pool.
+    keepAliveMsecs: 60_000,
+    maxSockets,
+    maxFreeSockets: maxSockets,
+    timeout: 60_000,
+    // No proxy from the environment (see senderClientOptions).
+    ...(AGENT_PROXY_ENV ? { proxyEnv: {} } : {}),
+  };
+}
+
 export class WebhookSender {
   private readonly client: Axios;
   /** Keep-alive agents per scheme, host, port and checked address (insertion order = age). */
   private readonly agents = new Map<string, http.Agent>();
 
   constructor(private readonly opts: SenderOptions) {
-    // An axios client with only the options the sender needs, not axios.create's global defaults: each
-    // request merges the client's options into its own, and the defaults (per-method headers, body and
-    // response transforms, form-data classes, XSRF names) are work for every request that a POST of
-    // bytes with a streamed answer never uses (docs/benchmarks.md, 2026-11-25 19:15-20:00). Without them
-    // there is no transform to switch off: the body goes out as given and the answer comes back a stream.
-    this.client = new Axios({
-      adapter: 'http',
-      maxRedirects: 0,
-      timeout: opts.timeoutMs,
-      validateStatus: () => true,
-      responseType: 'stream',
-      decompress: false,
-      proxy: false,
-      transitional: { clarifyTimeoutError: true },
-    });
+    this.client = new Axios(senderClientOptions(opts.timeoutMs));
   }
 
   async send(req: DeliveryRequest): Promise<AttemptResult> {
@@ -137,16 +177,7 @@ export class WebhookSender {
     if (agent) return agent;
     // No cap per host below the worker's own concurrency: subscriptions on one host must not queue
     // behind each other's slow requests, and idle sockets are kept for the next attempts.
-    const options = {
-      keepAlive: true,
-      // axios sets TCP keep-alive to 60 s on every request's socket; the same value here keeps Node from
-      // switching it back and forth (two setsockopt calls per request) when the socket returns to the pool.
-      keepAliveMsecs: 60_000,
-      maxSockets: this.opts.maxSockets ?? 1024,
-      maxFreeSockets: this.opts.maxSockets ?? 1024,
-      timeout: 60_000,
-      lookup: pinnedLookup(checked),
-    };
+    const options = { ...senderAgentOptions(this.opts.maxSockets ?? 1024), lookup: pinnedLookup(checked) };
     agent = checked.url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
     this.agents.set(key, agent);
     if (this.agents.size > MAX_AGENTS) {

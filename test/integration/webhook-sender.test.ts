@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,51 @@ describe('webhook sender', () => {
     });
     expect(got.headers['user-agent']).toMatch(/^mapintel-webhooks\/\d/);
     expect(Number(got.headers['x-service-timestamp'])).toBeCloseTo(Date.now() / 1000, -1);
+  });
+
+  it('never goes through a proxy named by the environment (HTTP_PROXY, HTTPS_PROXY, NODE_USE_ENV_PROXY)', async () => {
+    // A "proxy" on loopback: counts connections, answers 502 to anything (CONNECT included).
+    let proxied = 0;
+    const proxy = http.createServer((_req, res) => res.writeHead(502).end());
+    proxy.on('connection', () => proxied++);
+    proxy.on('connect', (_req, socket) => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const names = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy', 'NODE_USE_ENV_PROXY'];
+    const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+    Object.assign(process.env, { HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, HTTPS_PROXY: proxyUrl, https_proxy: proxyUrl, NODE_USE_ENV_PROXY: '1' });
+    delete process.env.NO_PROXY;
+    delete process.env.no_proxy;
+    // A plain TCP listener for the https URL: a direct connection reaches it (and the handshake fails).
+    let direct = 0;
+    const tcp = net.createServer((socket) => {
+      direct++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.2', resolve));
+    const tlsPort = (tcp.address() as AddressInfo).port;
+    try {
+      const resolve: Resolve = async () => [{ address: '127.0.0.2', family: 4 }];
+      const sender = new WebhookSender({ timeoutMs: 2_000, allowInsecure: true, resolve });
+      const before = b.received.length;
+      const plain = await sender.send(request(`http://hooks.example:${port}/hook`));
+      const tls = await sender.send(request(`https://hooks.example:${tlsPort}/hook`));
+      sender.close();
+      expect(plain).toMatchObject({ ok: true, status: 200 });
+      expect(b.received.length).toBe(before + 1);
+      expect(b.received.at(-1)!.verified).toBe(true);
+      expect(tls).toMatchObject({ ok: false, status: null });
+      expect(['tls', 'connect']).toContain(tls.errorClass);
+      expect(direct).toBe(1);
+      expect(proxied).toBe(0);
+    } finally {
+      for (const n of names) {
+        if (saved[n] === undefined) delete process.env[n];
+        else process.env[n] = saved[n];
+      }
+      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it('speaks TLS to an https URL through its own agent, and tells a certificate it cannot trust apart', async () => {
