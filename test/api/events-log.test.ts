@@ -74,6 +74,19 @@ describe('GET /api/maps/{map_id}/events', () => {
   it('prunes published events older than the retention window, in batches', async () => {
     const pool = new pg.Pool({ connectionString: t.platform.databaseUrl, options: `-c search_path=${t.config.databaseSchema}` });
     try {
+      // Only events behind the map's publication cursor are pruned, and the relay moves cursors at most
+      // every 100 ms: wait until it covers all three.
+      await waitFor(
+        async () =>
+          (
+            await pool.query(
+              `select 1 from map_event_cursors c where c.map_id = $1 and c.published_event_id >= (select max(event_id) from map_events where map_id = $1)`,
+              [mapId],
+            )
+          ).rowCount === 1,
+        5_000,
+        'the publication cursor to cover the events',
+      );
       await pool.query(`update map_events set created_at = now() - interval '8 days' where map_id = $1 and type = 'add_system'`, [mapId]);
       const removed = await pruneEvents(pool, 7 * 86_400_000, 1);
       expect(removed).toBe(2);
