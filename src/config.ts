@@ -159,8 +159,9 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'WEBHOOK_CONCURRENCY', meaning: 'Delivery attempts in flight per worker process', default: '128', unit: 'requests' },
   {
     name: 'WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION',
-    meaning: 'Delivery attempts in flight per subscription and worker process, so one slow receiver cannot take every slot',
-    default: '8',
+    meaning:
+      'Delivery attempts in flight per subscription and worker process, so one slow receiver cannot take every slot (a quarter of the default WEBHOOK_CONCURRENCY)',
+    default: '32',
     unit: 'requests',
   },
   { name: 'WEBHOOK_ATTEMPTS_RETENTION_DAYS', meaning: 'Days the delivery attempt log is kept', default: '7', unit: 'days' },

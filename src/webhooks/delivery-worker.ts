@@ -452,7 +452,7 @@ export class DeliveryWorker {
     const since = Date.now() - 1_000;
     for (const id of new Set([...this.heldBySub.keys(), ...this.streak.keys()])) {
       // Successes in a row count only while they are recent: a subscription quiet for a second starts
-      // again at one slot, so a receiver that began to hang meanwhile cannot take eight at once.
+      // again at one slot, so a receiver that began to hang meanwhile cannot take all its slots at once.
       const allowed = this.recent(id, since) ? this.earned(id) : 1;
       left.set(id, Math.max(0, allowed - (this.heldBySub.get(id) ?? 0)));
     }
