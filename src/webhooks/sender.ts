@@ -71,8 +71,8 @@ const AGENT_PROXY_ENV = ((): boolean => {
  * `proxy: false`, which does the same, is used only on older runtimes: with it axios keeps, on every
  * request's options, a closure over the whole request (its config, request, response and streams),
  * which V8's young-generation collector kept alive until a full collection: about 7 KB per request
- * moved to the old generation, and at 2,000 deliveries/s a full collection (a 40-60 ms stall of the
- * worker) every few seconds (docs/benchmarks.md, 2026-11-26).
+ * moved to the old generation, and at 2,000 deliveries/s a full collection (20-40 ms of marking and
+ * pause in the worker) every few seconds (docs/benchmarks.md, 2026-11-26).
  */
 export function senderClientOptions(timeoutMs: number): AxiosRequestConfig {
   return {
