@@ -4,15 +4,13 @@
  * worker by id, open to other workers' claims). A worker that stops gives buffered leases back at once
  * instead of leaving them to expire.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/app.js';
-import { importFixture, makeMap } from '../support/factories.js';
+import { describe, expect, it } from 'vitest';
+import { makeMap } from '../support/factories.js';
 import { moveSystem } from '../support/sse.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { workerRole } from '../../src/worker/worker.role.js';
 import { dbOf } from '../../src/db/db.js';
-import { subscribe, toggleWebhooks, WEBHOOKS_ON } from '../support/webhooks.js';
+import { subscribe, toggleWebhooks, webhookServer } from '../support/webhooks.js';
 
 interface Row {
   subscription_id: string;
@@ -21,23 +19,13 @@ interface Row {
 }
 
 describe('webhook worker buffer', () => {
-  let s: TestServer;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    s = await startTestServer({
-      roles: [apiRole, workerRole],
-      env: { ...WEBHOOKS_ON, WEBHOOK_CONCURRENCY: '1', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_RETRY_WAITS: '30s' },
-    });
-    await importFixture(s.platform);
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await s?.close();
+  const w = webhookServer({
+    roles: [apiRole, workerRole],
+    env: { WEBHOOK_CONCURRENCY: '1', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_RETRY_WAITS: '30s' },
   });
 
   it('leases the next delivery while the one slot is busy, sends it when the slot frees, and gives buffered leases back on stop', async () => {
+    const { s, receiver } = w;
     const { map, key } = await makeMap(s.platform);
     const a = await subscribe(s, map.id, key, receiver, `${receiver.url}/a`);
     const b = await subscribe(s, map.id, key, receiver, `${receiver.url}/b`);
@@ -96,26 +84,16 @@ describe('webhook worker buffer', () => {
 });
 
 describe('webhook bursts', () => {
-  let s: TestServer;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    s = await startTestServer({
-      roles: [apiRole, workerRole],
-      env: { ...WEBHOOKS_ON, WEBHOOK_CONCURRENCY: '16', WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '2', WEBHOOK_RETRY_WAITS: '200ms,200ms,200ms' },
-    });
-    await importFixture(s.platform);
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await s?.close();
+  const w = webhookServer({
+    roles: [apiRole, workerRole],
+    env: { WEBHOOK_CONCURRENCY: '16', WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '2', WEBHOOK_RETRY_WAITS: '200ms,200ms,200ms' },
   });
 
   /** Most requests the receiver held at once among `got`, each held `holdMs` from its arrival. */
   const mostAtOnce = (got: { at: number }[], holdMs: number) => Math.max(...got.map((r) => got.filter((o) => o.at <= r.at && r.at < o.at + holdMs).length));
 
   it("sends a subscription's burst at its earned slots and no more, and a failure sends the rest back to the queue", async () => {
+    const { s, receiver } = w;
     const { map, key } = await makeMap(s.platform);
     await subscribe(s, map.id, key, receiver, `${receiver.url}/burst`);
     await toggleWebhooks(s, map.id, key);
@@ -152,6 +130,7 @@ describe('webhook bursts', () => {
   }, 30_000);
 
   it('queues what a new subscription has no slot for, and forgets the queue of a map switched off after one lease finds none of it', async () => {
+    const { s, receiver } = w;
     const { map, key } = await makeMap(s.platform);
     await subscribe(s, map.id, key, receiver, `${receiver.url}/off`);
     await toggleWebhooks(s, map.id, key);
@@ -179,24 +158,14 @@ describe('webhook bursts', () => {
 });
 
 describe('webhook buffer leases', () => {
-  let s: TestServer;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    // Leases last WEBHOOK_TIMEOUT_MS + 5 s = 11 s; a buffered delivery may wait 4 s (11 − 6 − 1) before it must be leased again.
-    s = await startTestServer({
-      roles: [apiRole, workerRole],
-      env: { ...WEBHOOKS_ON, WEBHOOK_CONCURRENCY: '1', WEBHOOK_TIMEOUT_MS: '6000', WEBHOOK_RETRY_WAITS: '30s' },
-    });
-    await importFixture(s.platform);
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await s?.close();
+  // Leases last WEBHOOK_TIMEOUT_MS + 5 s = 11 s; a buffered delivery may wait 4 s (11 − 6 − 1) before it must be leased again.
+  const w = webhookServer({
+    roles: [apiRole, workerRole],
+    env: { WEBHOOK_CONCURRENCY: '1', WEBHOOK_TIMEOUT_MS: '6000', WEBHOOK_RETRY_WAITS: '30s' },
   });
 
   it('sends a delivery that waited in the buffer past its lease margin under a fresh lease, once', async () => {
+    const { s, receiver } = w;
     const { map, key } = await makeMap(s.platform);
     const subs: Record<string, string> = {};
     for (const name of ['a', 'b']) subs[`/hook/${name}`] = (await subscribe(s, map.id, key, receiver, `${receiver.url}/${name}`)).id;

@@ -6,39 +6,24 @@
  * but the consumer's position waits for both.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/app.js';
-import { importFixture, makeMap } from '../support/factories.js';
+import { describe, expect, it } from 'vitest';
+import { makeMap } from '../support/factories.js';
 import { moveSystem } from '../support/sse.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { dbOf } from '../../src/db/db.js';
-import { subscribe, toggleWebhooks, WEBHOOKS_ON } from '../support/webhooks.js';
+import { subscribe, toggleWebhooks, webhookServer } from '../support/webhooks.js';
 import { WEBHOOK_CONSUMER, workerRole } from '../../src/worker/worker.role.js';
 
 describe('webhook planning after a failed insert', () => {
-  let s: TestServer;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    s = await startTestServer({
-      roles: [apiRole, workerRole],
-      env: {
-        ...WEBHOOKS_ON,
-        DATABASE_LOCK_TIMEOUT_MS: '300',
-      },
-    });
-    await importFixture(s.platform);
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await s?.close();
+  const w = webhookServer({
+    roles: [apiRole, workerRole],
+    env: { DATABASE_LOCK_TIMEOUT_MS: '300' },
   });
 
-  const lockerClient = () => new pg.Client({ connectionString: s.config.databaseUrl, options: `-c search_path=${s.config.databaseSchema},public` });
+  const lockerClient = () => new pg.Client({ connectionString: w.s.config.databaseUrl, options: `-c search_path=${w.s.config.databaseSchema},public` });
 
   it('plans the events of a failed insert again; none is skipped', async () => {
+    const { s, receiver } = w;
     const { map, key } = await makeMap(s.platform);
     await subscribe(s, map.id, key, receiver, `${receiver.url}/p`);
     await toggleWebhooks(s, map.id, key);
@@ -65,6 +50,7 @@ describe('webhook planning after a failed insert', () => {
   }, 30_000);
 
   it('sends the deliveries of a batch planned after a stuck one, and moves the position past neither until both are planned', async () => {
+    const { s, receiver } = w;
     const { map, key } = await makeMap(s.platform);
     // Two subscriptions of one map, one event type each: the first event goes only to `a`, the second only to `b`.
     const a = await subscribe(s, map.id, key, receiver, `${receiver.url}/pipeline-a`, ['add_system']);

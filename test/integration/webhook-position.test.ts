@@ -5,12 +5,10 @@
  * The worker runs as in production (the worker role over the real event layer, PostgreSQL and Redis);
  * only its consumer is wrapped to record when `commit` is called and with what.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/app.js';
-import { importFixture, makeMap } from '../support/factories.js';
+import { describe, expect, it } from 'vitest';
+import { makeMap } from '../support/factories.js';
 import { killBody } from '../support/map-edit.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { subscribe, toggleWebhooks, WEBHOOKS_ON } from '../support/webhooks.js';
+import { subscribe, toggleWebhooks, webhookServer } from '../support/webhooks.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { dbOf } from '../../src/db/db.js';
 import type { Core } from '../../src/core/core.js';
@@ -42,20 +40,10 @@ const recordingWorkerRole: Role<WorkerHandle> = {
 };
 
 describe('the webhook consumer position', () => {
-  let s: TestServer;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    s = await startTestServer({ redis: true, roles: [apiRole, recordingWorkerRole], env: { ...WEBHOOKS_ON } });
-    await importFixture(s.platform);
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await s?.close();
-  });
+  const w = webhookServer({ redis: true, roles: [apiRole, recordingWorkerRole] });
 
   it('moves at most every 100 ms, past every event planned meanwhile, and ends at the newest', async () => {
+    const { s, receiver } = w;
     const { map, key } = await makeMap(s.platform);
     await subscribe(s, map.id, key, receiver, `${receiver.url}/position`, ['map_kill']);
     await toggleWebhooks(s, map.id, key);
@@ -84,8 +72,12 @@ describe('the webhook consumer position', () => {
     const newest = [...delivered].sort().at(-1)!;
     const db = dbOf(s.platform.orm);
     const position = async () =>
-      (await db.one<{ last_event_id: string }>('select last_event_id from event_consumer_positions where consumer = ? and map_id = ?', [WEBHOOK_CONSUMER, map.id]))
-        ?.last_event_id;
+      (
+        await db.one<{ last_event_id: string }>('select last_event_id from event_consumer_positions where consumer = ? and map_id = ?', [
+          WEBHOOK_CONSUMER,
+          map.id,
+        ])
+      )?.last_event_id;
     const deadline = Date.now() + 5_000;
     while ((await position()) !== newest && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(await position()).toBe(newest);

@@ -2,8 +2,10 @@
  * Webhook set-up through the public API, as an integrator does it: subscribe a receiver (its secret
  * goes to the receiver, which verifies with it) and switch the map's webhooks on.
  */
-import { expect } from 'vitest';
-import type { Receiver } from './receiver.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startTestServer, type TestServer, type TestServerOptions } from './app.js';
+import { importFixture } from './factories.js';
+import { startReceiver, type Receiver } from './receiver.js';
 
 type Fetcher = { fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response> };
 
@@ -40,4 +42,23 @@ export async function toggleWebhooks(s: Fetcher, mapId: string, key: string, ena
     body: JSON.stringify({ enabled }),
   });
   expect(res.status).toBe(200);
+}
+
+/**
+ * For the describe block it is called in: a test server with `opts` and webhooks on (`WEBHOOKS_ON`
+ * under `opts.env`), the static data fixture imported, and a loopback receiver, both closed after the
+ * block. Their fields are set once the block's beforeAll ran: read them inside the tests.
+ */
+export function webhookServer(opts: TestServerOptions): { s: TestServer; receiver: Receiver } {
+  const ctx = {} as { s: TestServer; receiver: Receiver };
+  beforeAll(async () => {
+    ctx.s = await startTestServer({ ...opts, env: { ...WEBHOOKS_ON, ...opts.env } });
+    await importFixture(ctx.s.platform);
+    ctx.receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await ctx.receiver?.close();
+    await ctx.s?.close();
+  });
+  return ctx;
 }
