@@ -162,11 +162,24 @@ export function procCpu(pid) {
   }
 }
 
-/** CPU seconds so far of each PostgreSQL backend in `pids`. */
-export function backendsCpu(pids) {
+/**
+ * Seconds so far that the main thread of process `pid` spent runnable but waiting for a core
+ * (/proc/<pid>/schedstat, second field, in ns): the scheduling delay that every hop of a pipeline adds when
+ * more processes want to run than there are cores.
+ */
+export function procRunDelay(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e9;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU seconds so far of each PostgreSQL backend in `pids` (`measure`: another per-process figure, e.g. procRunDelay). */
+export function backendsCpu(pids, measure = procCpu) {
   const out = new Map();
   for (const pid of pids) {
-    const c = procCpu(pid);
+    const c = measure(pid);
     if (Number.isFinite(c)) out.set(pid, c);
   }
   return out;

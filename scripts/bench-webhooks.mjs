@@ -95,6 +95,7 @@ import {
   machineCpu,
   nowMs,
   procCpu,
+  procRunDelay,
   recreateDatabase,
   seedSolarSystem,
   sleep,
@@ -129,8 +130,12 @@ function listEnv(name, def) {
 /** CPU seconds so far of the processes under watch, PostgreSQL's backends and the machine. */
 function cpuSnapshot(pids, pgPids) {
   const u = process.cpuUsage();
-  const out = { wall: nowMs(), bench: (u.user + u.system) / 1e6, pg: backendsCpu(pgPids), machine: machineCpu() };
-  for (const [name, pid] of Object.entries(pids)) out[name] = pid ? procCpu(pid) : NaN;
+  const out = { wall: nowMs(), bench: (u.user + u.system) / 1e6, pg: backendsCpu(pgPids), machine: machineCpu(), waits: {} };
+  for (const [name, pid] of Object.entries(pids)) {
+    out[name] = pid ? procCpu(pid) : NaN;
+    out.waits[name] = pid ? procRunDelay(pid) : NaN;
+  }
+  out.waits.postgres = backendsCpu(pgPids, procRunDelay);
   return out;
 }
 
@@ -145,6 +150,9 @@ function cpuSince(s, pids, pgPids, deliveries) {
   };
   for (const name of [...Object.keys(pids), 'bench']) add(name, e[name] - s[name]);
   add('postgres', backendsDelta(s.pg, e.pg));
+  // Time runnable but waiting for a core, % of the wall time (PostgreSQL: its backends summed).
+  for (const name of Object.keys(pids)) out[`${name}WaitPct`] = ((e.waits[name] - s.waits[name]) / wall) * 100;
+  out.postgresWaitPct = (backendsDelta(s.waits.postgres, e.waits.postgres) / wall) * 100;
   return out;
 }
 
@@ -674,7 +682,9 @@ async function main() {
     const cpuLine = (name, r) =>
       `  ${name}: CPU % of one core: worker ${fmt(r.cpu.workerPct, 0)}, receiver ${fmt(r.cpu.receiverPct, 0)}, relay ${fmt(r.cpu.relayPct, 0)}, ` +
       `postgres ${fmt(r.cpu.postgresPct, 0)}, bench ${fmt(r.cpu.benchPct, 0)}, machine busy ${fmt(r.cpu.machineBusyPct, 0)} % of ${machine.cores} cores; ` +
-      `CPU ms per delivery: worker ${fmt(r.cpu.workerMsPerDelivery, 3)}, postgres ${fmt(r.cpu.postgresMsPerDelivery, 3)}, receiver ${fmt(r.cpu.receiverMsPerDelivery, 3)}`;
+      `CPU ms per delivery: worker ${fmt(r.cpu.workerMsPerDelivery, 3)}, postgres ${fmt(r.cpu.postgresMsPerDelivery, 3)}, receiver ${fmt(r.cpu.receiverMsPerDelivery, 3)}\n` +
+      `  ${name}: waiting for a core, % of the time: worker ${fmt(r.cpu.workerWaitPct, 1)}, relay ${fmt(r.cpu.relayWaitPct, 1)}, ` +
+      `receiver ${fmt(r.cpu.receiverWaitPct, 1)}, postgres ${fmt(r.cpu.postgresWaitPct, 1)} (main threads; postgres: its backends summed)`;
     const out = [
       '',
       `machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, ${machine.os}; node ${machine.node}; PostgreSQL ${machine.postgres}`,

@@ -135,6 +135,14 @@ export class DeliveryWorker {
   private ready: Waiting[] = [];
   /** Deliveries this worker planned without a slot for them, leased by id as slots free up. */
   private readonly queued = new PlannedQueue(PLANNED_QUEUE_MAX);
+  /**
+   * Whether a lease by id may find something in `queued` beyond the rows of a subscription whose slot just
+   * freed: rows were queued (or planning's reservations released) since the last lease by id, or that lease
+   * was cut short by the free slots. While false, a finished attempt wakes the dispatcher for the queue
+   * only when its own subscription has rows queued: with receivers that hang, the queue holds their rows
+   * (allowed no slot) for seconds, and a wake per finished attempt of the others found nothing every time.
+   */
+  private queueLeasable = false;
   private lastClaimAt = 0;
   /** Slots plus the prefetch buffer: how many deliveries this worker holds leased at most. */
   private readonly capacity: number;
@@ -302,6 +310,7 @@ export class DeliveryWorker {
         planned = await this.deliveries.plan(this.o.db, rows, { owner: this.owner, leaseMs: this.o.leaseMs, rows: lease }, versions);
       } finally {
         for (const i of lease) this.release(rows[i]!.subscriptionId);
+        if (lease.size && this.queued.size) this.queueLeasable = true;
       }
       if (planned.stale.length) {
         entries = undefined;
@@ -311,6 +320,7 @@ export class DeliveryWorker {
       this.o.metrics.planned.inc(planned.added);
       if (planned.queued.length) {
         // Queued by id for the next free slots; what does not fit (or comes while stopping) is left to claims.
+        this.queueLeasable = true;
         for (const q of planned.queued) {
           if (this.running && this.queued.push(q.subscriptionId, q.id)) continue;
           this.backlogged.add(q.subscriptionId);
@@ -394,7 +404,9 @@ export class DeliveryWorker {
    * True when it took all it asked for (more may be waiting). On an error the ids are left to claims.
    */
   private async leaseQueued(free: number): Promise<boolean> {
-    const picked = this.queued.take(free, this.allowances(), 1);
+    const since = Date.now() - 1_000;
+    const picked = this.queued.take(free, (id) => this.allowance(id, since));
+    this.queueLeasable = picked.length === free;
     if (picked.length === 0) return false;
     try {
       let leased: ClaimedDelivery[];
@@ -450,13 +462,18 @@ export class DeliveryWorker {
   private allowances(): Map<string, number> {
     const left = new Map<string, number>();
     const since = Date.now() - 1_000;
-    for (const id of new Set([...this.heldBySub.keys(), ...this.streak.keys()])) {
-      // Successes in a row count only while they are recent: a subscription quiet for a second starts
-      // again at one slot, so a receiver that began to hang meanwhile cannot take all its slots at once.
-      const allowed = this.recent(id, since) ? this.earned(id) : 1;
-      left.set(id, Math.max(0, allowed - (this.heldBySub.get(id) ?? 0)));
-    }
+    for (const id of new Set([...this.heldBySub.keys(), ...this.streak.keys()])) left.set(id, this.allowance(id, since));
     return left;
+  }
+
+  /**
+   * Slots the subscription may still take (see `allowances`). Successes in a row count only while they
+   * are recent (the last newer than `since`): a subscription quiet for a second starts again at one slot,
+   * so a receiver that began to hang meanwhile cannot take all its slots at once.
+   */
+  private allowance(id: string, since: number): number {
+    const allowed = this.recent(id, since) ? this.earned(id) : 1;
+    return Math.max(0, allowed - (this.heldBySub.get(id) ?? 0));
   }
 
   /**
@@ -575,12 +592,13 @@ export class DeliveryWorker {
         this.pump();
         // Claim again if rows may be waiting for this slot: at once for the subscription's own backlog,
         // else once a quarter of the slots is free. Queued deliveries are leased once half the slots are
-        // free: a lease by id is quick, and leasing at every quarter made twice the statements for the
-        // same rows (more of PostgreSQL's time per delivery than the claims it replaces).
+        // free (and the queue may yield some: `queueLeasable`): a lease by id is quick, and leasing at
+        // every quarter made twice the statements for the same rows (more of PostgreSQL's time per
+        // delivery than the claims it replaces).
         if (
           this.backlogged.has(sub) ||
           (this.unleased && this.held <= this.capacity - this.o.concurrency / 4) ||
-          (this.queued.size > 0 && this.held <= this.capacity - this.o.concurrency / 2)
+          (this.queued.size > 0 && this.held <= this.capacity - this.o.concurrency / 2 && (this.queueLeasable || this.queued.has(sub)))
         )
           this.wake();
       });

@@ -46,15 +46,15 @@ export class PlannedQueue {
   }
 
   /**
-   * Takes up to `limit` queued deliveries, first queued first, at most `allowances.get(subscription)` (else
-   * `allowance`) of each subscription: the rule a claim follows, so a subscription's share of the
-   * worker's slots is the same whichever way its rows come.
+   * Takes up to `limit` queued deliveries, first queued first, at most `allowance(subscription)` of each
+   * subscription: the rule a claim follows, so a subscription's share of the worker's slots is the same
+   * whichever way its rows come. `allowance` is asked once per subscription with queued ids.
    */
-  take(limit: number, allowances: ReadonlyMap<string, number>, allowance: number): QueuedDelivery[] {
+  take(limit: number, allowance: (subscriptionId: string) => number): QueuedDelivery[] {
     if (limit <= 0 || this.count === 0) return [];
     const candidates: (QueuedDelivery & { seq: number })[] = [];
     for (const [subscriptionId, q] of this.bySubscription) {
-      const n = Math.min(allowances.get(subscriptionId) ?? allowance, q.ids.length - q.head);
+      const n = Math.min(allowance(subscriptionId), q.ids.length - q.head);
       for (let i = 0; i < n; i++) candidates.push({ id: q.ids[q.head + i]!, subscriptionId, seq: q.seqs[q.head + i]! });
     }
     candidates.sort((a, b) => a.seq - b.seq);
