@@ -70,7 +70,7 @@
 //   BENCH_WORKER_NODE_OPTIONS  NODE_OPTIONS of the worker process (default: none), e.g. "--max-semi-space-size=1"
 //   BENCH_WORKER_ARGS      node flags of the worker process that NODE_OPTIONS refuses, space-separated, e.g. "--trace-gc"
 //                          (with BENCH_ECHO_STDOUT=1 to see what they print)
-//   BENCH_DIST=dir         build output to benchmark (default dist/)
+//   BENCH_DIST=dir         build output to benchmark (default dist/), a folder inside the project so that its imports resolve
 //   BENCH_CPU_PROF=dir     run the worker with --cpu-prof into dir (one profile per worker process, written when it stops)
 //   BENCH_KEEP_DB=1        keep the database after the run
 //   BENCH_JSON=path        also write the results as JSON

@@ -45,6 +45,13 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'connections',
   },
   {
+    name: 'DATABASE_PREPARED_STATEMENTS',
+    meaning:
+      "Run the webhook worker's and the event relay's frequent statements as named prepared statements (parsed once per connection). Set false behind a connection pooler in transaction mode that does not keep prepared statements (PgBouncer before 1.21, or without max_prepared_statements)",
+    default: 'true',
+    unit: 'boolean',
+  },
+  {
     name: 'DATABASE_CONNECT_TIMEOUT_MS',
     meaning: 'How long opening a PostgreSQL connection, or waiting for a free one in the pool, may take before the request answers 503',
     default: '5000',
@@ -269,6 +276,8 @@ export interface Config {
   databaseQueryTimeoutMs: number;
   databaseLockTimeoutMs: number;
   databaseIdleInTransactionTimeoutMs: number;
+  /** Registered statements (src/db/prepared.ts) run as named prepared statements. */
+  databasePreparedStatements: boolean;
   databaseSchema: string;
   dataDir: string;
   embeddedPgPort: number;
@@ -406,6 +415,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseQueryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 0, 86_400_000),
     databaseLockTimeoutMs: int('DATABASE_LOCK_TIMEOUT_MS', 0, 86_400_000),
     databaseIdleInTransactionTimeoutMs: int('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 0, 86_400_000),
+    databasePreparedStatements: bool('DATABASE_PREPARED_STATEMENTS'),
     databaseSchema: schema,
     dataDir: raw('DATA_DIR'),
     embeddedPgPort: int('EMBEDDED_PG_PORT', 1, 65535),

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Kysely } from '@mikro-orm/postgresql';
 import { CompiledQuery, type QueryResult } from 'kysely';
 import type { Orm } from './orm.js';
+import { prepared } from './prepared.js';
 
 /**
  * The one way to run SQL: a handle that carries its transaction. Repositories take a `Db`; inside
@@ -22,7 +23,8 @@ export interface Db {
    * Like `all`, with `$1, $2, …` placeholders whose values travel as bind parameters beside the text
    * instead of being quoted into it. For large values (a JSON batch of webhook bodies): quoting copies
    * and escapes them character by character, and doubles their backslashes on the wire. Values are sent
-   * as node-postgres sends them: an array is one PostgreSQL array, not a list.
+   * as node-postgres sends them: an array is one PostgreSQL array, not a list. The text is registered as a
+   * prepared statement (src/db/prepared.ts), so it must not carry values of its own.
    */
   allBound<T extends object>(text: string, params: readonly unknown[]): Promise<T[]>;
   /** Like `run`, with bind parameters as in `allBound`. */
@@ -102,7 +104,7 @@ class Handle implements Db {
     const conn = this.em.getConnection();
     await conn.ensureConnection();
     const executor = (this.ctx as Kysely<unknown> | undefined) ?? conn.getClient();
-    return executor.executeQuery<T>(CompiledQuery.raw(text, [...params]));
+    return executor.executeQuery<T>(CompiledQuery.raw(prepared(text), [...params]));
   }
 
   async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {

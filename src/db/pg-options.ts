@@ -11,6 +11,7 @@
  */
 import pg from 'pg';
 import { loadConfig, type Config } from '../config.js';
+import { preparedName } from './prepared.js';
 
 export interface DatabaseTimeouts {
   /** Opening a connection, or waiting for a free one in a pool. */
@@ -21,6 +22,8 @@ export interface DatabaseTimeouts {
   lockTimeoutMs: number;
   /** idle_in_transaction_session_timeout; 0 = not set. */
   idleInTransactionTimeoutMs: number;
+  /** Not a timeout, but a setting of every connection alike: registered statements run as named prepared statements (default false). */
+  preparedStatements?: boolean;
 }
 
 export function databaseTimeouts(config: Config): DatabaseTimeouts {
@@ -29,6 +32,7 @@ export function databaseTimeouts(config: Config): DatabaseTimeouts {
     queryTimeoutMs: config.databaseQueryTimeoutMs,
     lockTimeoutMs: config.databaseLockTimeoutMs,
     idleInTransactionTimeoutMs: config.databaseIdleInTransactionTimeoutMs,
+    preparedStatements: config.databasePreparedStatements,
   };
 }
 
@@ -74,6 +78,8 @@ export interface DeadlineClientConfig extends pg.ClientConfig {
   queryDeadlineMs?: number;
   /** How long a goodbye (end()) may take before the socket is destroyed (ms). */
   closeGraceMs?: number;
+  /** Texts registered with `prepared` (src/db/prepared.ts) run as named prepared statements. */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -94,6 +100,7 @@ export function pgConnectionOptions(
     queryDeadlineMs: timeouts.queryTimeoutMs,
     // A goodbye that takes longer than connecting may take is not coming.
     closeGraceMs: timeouts.connectTimeoutMs,
+    preparedStatements: timeouts.preparedStatements,
   };
 }
 
@@ -140,6 +147,7 @@ type AnyQuery = (...args: unknown[]) => unknown;
 export class DeadlineClient extends pg.Client {
   private readonly queryDeadlineMs: number;
   private readonly closeGraceMs: number;
+  private readonly preparedStatements: boolean;
 
   constructor(config: DeadlineClientConfig = {}) {
     // The config goes on as it is: pg-pool hands its clients options whose password is not enumerable,
@@ -147,6 +155,7 @@ export class DeadlineClient extends pg.Client {
     super(config);
     this.queryDeadlineMs = config.queryDeadlineMs ?? 0;
     this.closeGraceMs = config.closeGraceMs ?? 5000;
+    this.preparedStatements = config.preparedStatements ?? false;
   }
 
   override connect(): Promise<pg.Client>;
@@ -159,6 +168,14 @@ export class DeadlineClient extends pg.Client {
 
   override query(...args: unknown[]): any {
     const base = super.query.bind(this) as AnyQuery;
+    // A registered text with its values (how Kysely, and so the ORM, and pg.Pool#query call it) runs as a
+    // named statement: pg parses it on this connection once and then only binds and executes it.
+    // (DeadlineClient is the class of every pool and client built with pgConnectionOptions.)
+    if (this.preparedStatements && typeof args[0] === 'string' && (args[1] === undefined || Array.isArray(args[1]))) {
+      const name = preparedName(args[0]);
+      // pg.Pool#query passes a callback third.
+      if (name) args = [{ name, text: args[0], values: args[1] ?? [] }, ...(typeof args[2] === 'function' ? [args[2]] : [])];
+    }
     const ms = this.queryDeadlineMs;
     const first = args[0] as { submit?: unknown } | undefined;
     // Submittables (cursors) stay open across round trips while the caller reads at its own pace:

@@ -7,6 +7,7 @@ import { NOTIFY_CHANNEL } from './outbox.js';
 import { Alarm } from './alarm.js';
 import type { EventType } from './catalog.js';
 import { DeadlineClient, pgConnectionOptions, type DatabaseTimeouts } from '../db/pg-options.js';
+import { prepared } from '../db/prepared.js';
 
 /**
  * Publication cursors move at most this often (docs/benchmarks.md, 2026-11-25 21:25-23:05: a statement
@@ -255,8 +256,8 @@ export class EventRelay {
     if (this.opts.partitions > 1) params.push(p);
     const rows = (
       await this.pool.query<PendingRow>(
-        `select seq, map_id, type, payload, (extract(epoch from created_at) * 1000)::bigint as created_ms
-         from map_events where event_id is null ${this.partitionFilter(p, 2)} order by seq limit $1`,
+        prepared(`select seq, map_id, type, payload, (extract(epoch from created_at) * 1000)::bigint as created_ms
+         from map_events where event_id is null ${this.partitionFilter(p, 2)} order by seq limit $1`),
         params,
       )
     ).rows;
@@ -278,8 +279,8 @@ export class EventRelay {
         assigned.push({ map_id: row.map_id, event_id: id, type: row.type, payload: row.payload, created_ms: row.created_ms });
       }
       const updated = await this.pool.query<{ seq: string }>(
-        `update map_events e set event_id = v.id from (select unnest($1::bigint[]) as seq, unnest($2::text[]) as id) v
-         where e.seq = v.seq and e.event_id is null returning e.seq`,
+        prepared(`update map_events e set event_id = v.id from (select unnest($1::bigint[]) as seq, unnest($2::text[]) as id) v
+         where e.seq = v.seq and e.event_id is null returning e.seq`),
         [rows.map((r) => r.seq), assigned.map((r) => r.event_id)],
       );
       if (updated.rows.length === rows.length) return assigned;
@@ -345,8 +346,8 @@ export class EventRelay {
         this.cursorsDue.clear();
         try {
           await this.cursorPool.query(
-            `insert into map_event_cursors as c (map_id, published_event_id) select * from unnest($1::uuid[], $2::text[])
-             on conflict (map_id) do update set published_event_id = greatest(c.published_event_id, excluded.published_event_id)`,
+            prepared(`insert into map_event_cursors as c (map_id, published_event_id) select * from unnest($1::uuid[], $2::text[])
+             on conflict (map_id) do update set published_event_id = greatest(c.published_event_id, excluded.published_event_id)`),
             [due.map(([m]) => m), due.map(([, id]) => id)],
           );
         } catch (err) {

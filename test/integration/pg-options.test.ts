@@ -1,11 +1,16 @@
 /**
  * Server-side deadlines of the ORM's connections (src/db/pg-options.ts) against the real PostgreSQL:
  * the settings arrive on every connection, and a statement PostgreSQL cancels answers 503 while its
- * connection stays in the pool.
+ * connection stays in the pool. And the registered statements (src/db/prepared.ts): named on every
+ * connection when switched on, unnamed when off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { initOrm, migrate, type Orm } from '../../src/db/orm.js';
+import { dbOf, type Db } from '../../src/db/db.js';
+import { DEFAULT_DATABASE_TIMEOUTS, pgConnectionOptions } from '../../src/db/pg-options.js';
+import { prepared, preparedName } from '../../src/db/prepared.js';
+import { loadConfig } from '../../src/config.js';
 import { toAppError } from '../../src/errors.js';
 import { TEST_DATABASE_URL, uniqueName } from '../support/db.js';
 
@@ -83,5 +88,68 @@ describe('PostgreSQL connection deadlines', () => {
       await holder.query('rollback');
       await holder.end();
     }
+  });
+});
+
+describe('prepared statements (DATABASE_PREPARED_STATEMENTS)', () => {
+  const statement = prepared('select $1::int + 1 as n, current_schema() as schema');
+  const unregistered = 'select $1::int + 2 as n';
+  let preparing: Orm;
+  beforeAll(async () => {
+    preparing = await initOrm({
+      databaseUrl: TEST_DATABASE_URL,
+      schema,
+      poolMax: 1,
+      timeouts: { connectTimeoutMs: 2000, queryTimeoutMs: 5000, lockTimeoutMs: 300, idleInTransactionTimeoutMs: 9000, preparedStatements: true },
+    });
+  });
+  afterAll(async () => {
+    await preparing?.close(true);
+  });
+
+  /** The prepared statements of the pool's one connection. */
+  const preparedOn = async (db: Db) => db.all<{ name: string; statement: string }>('select name, statement from pg_prepared_statements order by name');
+
+  it('runs a registered text as a named statement on the connection, outside and inside transactions, with new values each time', async () => {
+    const db = dbOf(preparing);
+    expect(await db.allBound(statement, [41])).toEqual([{ n: 42, schema }]);
+    expect(await db.allBound(statement, [1])).toEqual([{ n: 2, schema }]);
+    expect(await db.transaction((tx) => tx.allBound(statement, [5]))).toEqual([{ n: 6, schema }]);
+    expect(await preparedOn(db)).toEqual([{ name: preparedName(statement), statement }]);
+    expect(preparedName(statement)).toMatch(/^mapintel_[0-9a-f]{32}$/);
+  });
+
+  it('registers what allBound and runBound run, and nothing else', async () => {
+    const db = dbOf(preparing);
+    expect(await db.all<{ n: number }>('select ?::int + 3 as n', [1])).toEqual([{ n: 4 }]);
+    const text = `select $1::int * 2 as n -- ${schema}`;
+    expect(preparedName(text)).toBeUndefined();
+    expect(await db.allBound(text, [21])).toEqual([{ n: 42 }]);
+    expect(preparedName(text)).toBeDefined();
+    expect((await preparedOn(db)).map((r) => r.statement).sort()).toEqual([statement, text].sort());
+  });
+
+  it('runs pg.Pool queries of registered texts named too (the relay), and unregistered ones unnamed', async () => {
+    const pool = new pg.Pool({
+      connectionString: TEST_DATABASE_URL,
+      max: 1,
+      ...pgConnectionOptions({ ...DEFAULT_DATABASE_TIMEOUTS, preparedStatements: true }),
+    });
+    try {
+      expect((await pool.query(statement, [9])).rows).toEqual([{ n: 10, schema: 'public' }]);
+      expect((await pool.query(unregistered, [9])).rows).toEqual([{ n: 11 }]);
+      expect((await pool.query('select name from pg_prepared_statements')).rows).toEqual([{ name: preparedName(statement) }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('runs everything unnamed when switched off (a pooler in transaction mode)', async () => {
+    const db = dbOf(orm);
+    expect(loadConfig({}).databasePreparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).databasePreparedStatements).toBe(false);
+    expect(await db.allBound(statement, [1])).toEqual([{ n: 2, schema }]);
+    expect(await db.transaction((tx) => tx.allBound(statement, [2]))).toEqual([{ n: 3, schema }]);
+    expect(await preparedOn(db)).toEqual([]);
   });
 });

@@ -101,6 +101,8 @@ some of them, the chart makes it and every one must come from a value or an exis
   value: {{ .Values.database.poolMax | quote }}
 - name: DATABASE_POOL_MIN
   value: {{ .Values.database.poolMin | quote }}
+- name: DATABASE_PREPARED_STATEMENTS
+  value: {{ .Values.database.preparedStatements | quote }}
 - name: REDIS_KEY_PREFIX
   value: {{ .Values.redis.keyPrefix | quote }}
 - name: SERVICE_SSE_ENABLED
