@@ -67,6 +67,7 @@
 //   BENCH_QUIET_EVENTS     events of the quiet phase (default 5)
 //   BENCH_QUIET_SECONDS    seconds without writes before each of them (default 40)
 //   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION, WEBHOOK_RETRY_WAITS, DATABASE_POOL_MAX   passed to the worker when set
+//   DATABASE_PREPARED_STATEMENTS   passed to the relay, the worker and the bench's writers when set (printed in the summary)
 //   BENCH_WORKER_NODE_OPTIONS  NODE_OPTIONS of the worker process (default: none), e.g. "--max-semi-space-size=1"
 //   BENCH_WORKER_ARGS      node flags of the worker process that NODE_OPTIONS refuses, space-separated, e.g. "--trace-gc"
 //                          (with BENCH_ECHO_STDOUT=1 to see what they print)
@@ -210,6 +211,8 @@ async function main() {
     SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true',
     LOG_LEVEL: 'warn',
   };
+  // For the relay, the worker and the bench's in-process writers alike.
+  if (process.env.DATABASE_PREPARED_STATEMENTS) env.DATABASE_PREPARED_STATEMENTS = process.env.DATABASE_PREPARED_STATEMENTS;
   const childEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production' };
   const workerEnv = { WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_TIMEOUT_MS: String(timeoutMs) };
   for (const k of ['WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', 'WEBHOOK_RETRY_WAITS', 'DATABASE_POOL_MAX']) if (process.env[k]) workerEnv[k] = process.env[k];
@@ -699,7 +702,7 @@ async function main() {
               .map(([k, v]) => `${k}=${v}`)
               .join(', ')}`
           : ''
-      }); ` + `${mapCount} maps, ${subSeq} subscriptions (1–${subsMax} per map), one receiver process; latency = envelope ts → whole request at the receiver`,
+      }${env.DATABASE_PREPARED_STATEMENTS ? `, DATABASE_PREPARED_STATEMENTS=${env.DATABASE_PREPARED_STATEMENTS}` : ''}); ` + `${mapCount} maps, ${subSeq} subscriptions (1–${subsMax} per map), one receiver process; latency = envelope ts → whole request at the receiver`,
       '',
       line(header),
       line(widths.map((w) => '-'.repeat(w))),

@@ -47,8 +47,8 @@ export const SETTINGS: readonly Setting[] = [
   {
     name: 'DATABASE_PREPARED_STATEMENTS',
     meaning:
-      "Run the webhook worker's and the event relay's frequent statements as named prepared statements (parsed once per connection). Set false behind a connection pooler in transaction mode that does not keep prepared statements (PgBouncer before 1.21, or without max_prepared_statements)",
-    default: 'true',
+      "Run the webhook worker's and the event relay's frequent statements as named prepared statements, parsed once per connection: a fifth to a third less PostgreSQL CPU per webhook delivery (docs/benchmarks.md). Off by default: a connection pooler in transaction mode may not keep prepared statements (PgBouncer before 1.21, or without max_prepared_statements), and in the co-located benchmark the worker's own saturation fell",
+    default: 'false',
     unit: 'boolean',
   },
   {

@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
  * Statements that run as named prepared statements: PostgreSQL parses and analyses each once per
  * connection instead of at every execution. For the webhook worker's and the relay's statements, which
  * run many times a second with the same text and new bind values, parsing was most of PostgreSQL's CPU per
- * statement (docs/benchmarks.md, 2026-11-26 03:40-04:10). Only texts registered here are named: a text with
+ * statement (docs/benchmarks.md, 2026-11-26 03:40-04:40). Only texts registered here are named: a text with
  * values spliced into it would leave a prepared statement per distinct value on every connection.
- * `DATABASE_PREPARED_STATEMENTS=false` runs them unnamed (for a pooler in transaction mode that does not
- * carry prepared statements across its server connections).
+ * Named only with `DATABASE_PREPARED_STATEMENTS=true`; the default runs them unnamed (a pooler in
+ * transaction mode may not carry prepared statements across its server connections).
  */
 const names = new Map<string, string>();
 /**

@@ -144,10 +144,10 @@ describe('prepared statements (DATABASE_PREPARED_STATEMENTS)', () => {
     }
   });
 
-  it('runs everything unnamed when switched off (a pooler in transaction mode)', async () => {
+  it('runs everything unnamed when switched off (the default)', async () => {
     const db = dbOf(orm);
-    expect(loadConfig({}).databasePreparedStatements).toBe(true);
-    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).databasePreparedStatements).toBe(false);
+    expect(loadConfig({}).databasePreparedStatements).toBe(false);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'true' }).databasePreparedStatements).toBe(true);
     expect(await db.allBound(statement, [1])).toEqual([{ n: 2, schema }]);
     expect(await db.transaction((tx) => tx.allBound(statement, [2]))).toEqual([{ n: 3, schema }]);
     expect(await preparedOn(db)).toEqual([]);
