@@ -1,5 +1,5 @@
 // Shared by the benchmark scripts: their own database, free ports, their Redis keys, child processes, CPU accounting, figures, and the kill workload.
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import pg from 'pg';
@@ -103,6 +103,19 @@ export function startChild(name, args, env, { cwd, port, command = process.execP
       clearTimeout(t);
     },
   };
+}
+
+/**
+ * Starts scripts/bench-ok-receiver.mjs (a node:http receiver answering every request 200) in a process of
+ * its own on loopback; resolves its port, its pid and a way to stop it.
+ */
+export async function startOkReceiver(keepAliveTimeoutMs) {
+  const child = fork(new URL('./bench-ok-receiver.mjs', import.meta.url), [String(keepAliveTimeoutMs)]);
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`the receiver exited (code ${code}) before listening`)));
+  });
+  return { port, pid: child.pid, kill: () => child.kill() };
 }
 
 /** Polls `url` until it answers 2xx (or `accept(response)`); fails with the child's output when it exits or 60 s pass. */

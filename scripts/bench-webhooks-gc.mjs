@@ -11,7 +11,7 @@
 //
 //   node scripts/bench-webhooks-gc.mjs            (after `make build`)
 //   BENCH_RATE=3000 BENCH_SECONDS=8 BENCH_CLIENTS=sender,bare node scripts/bench-webhooks-gc.mjs
-import { fork, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,24 +20,16 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
 const IN_FLIGHT = 128;
 
-if (process.argv[2] === 'receiver') {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '11' });
-      res.end('{"ok":true}');
-    });
-  });
-  server.keepAliveTimeout = 65_000;
-  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
-} else if (process.argv[2] === 'client') {
+if (process.argv[2] === 'client') {
   await client(process.argv[3], Number(process.argv[4]), Number(process.argv[5]), Number(process.argv[6]));
 } else {
   const rate = Number(process.env.BENCH_RATE ?? 2000);
   const seconds = Number(process.env.BENCH_SECONDS ?? 8);
   const clients = (process.env.BENCH_CLIENTS ?? 'sender,proxy-false,bare').split(',').map((c) => c.trim());
-  const receiver = fork(SELF, ['receiver']);
-  const port = await new Promise((resolve) => receiver.once('message', (m) => resolve(m.port)));
+  // Imported here only: the client processes (this script too) load nothing they do not measure.
+  const { startOkReceiver } = await import('./bench-support.mjs');
+  const receiver = await startOkReceiver(65_000);
+  const port = receiver.port;
   const results = [];
   try {
     for (const name of clients) results.push(await run(name, port, rate, seconds));

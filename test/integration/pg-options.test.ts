@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { initOrm, migrate, type Orm } from '../../src/db/orm.js';
 import { dbOf, type Db } from '../../src/db/db.js';
-import { DEFAULT_DATABASE_TIMEOUTS, pgConnectionOptions } from '../../src/db/pg-options.js';
+import { DEFAULT_DATABASE_TIMEOUTS, pgConnectionOptions, type DatabaseTimeouts } from '../../src/db/pg-options.js';
 import { prepared, preparedName } from '../../src/db/prepared.js';
 import { loadConfig } from '../../src/config.js';
 import { toAppError } from '../../src/errors.js';
@@ -17,13 +17,17 @@ import { TEST_DATABASE_URL, uniqueName } from '../support/db.js';
 const schema = uniqueName('pgopt').toLowerCase();
 let orm: Orm;
 
-beforeAll(async () => {
-  orm = await initOrm({
+/** An ORM on the test schema with one connection and these timeouts over the file's own. */
+const ormWith = (timeouts: Partial<DatabaseTimeouts>) =>
+  initOrm({
     databaseUrl: TEST_DATABASE_URL,
     schema,
     poolMax: 1,
-    timeouts: { connectTimeoutMs: 2000, queryTimeoutMs: 1000, lockTimeoutMs: 300, idleInTransactionTimeoutMs: 9000 },
+    timeouts: { connectTimeoutMs: 2000, queryTimeoutMs: 1000, lockTimeoutMs: 300, idleInTransactionTimeoutMs: 9000, ...timeouts },
   });
+
+beforeAll(async () => {
+  orm = await ormWith({});
   await migrate(orm);
 });
 afterAll(async () => {
@@ -96,12 +100,7 @@ describe('prepared statements (DATABASE_PREPARED_STATEMENTS)', () => {
   const unregistered = 'select $1::int + 2 as n';
   let preparing: Orm;
   beforeAll(async () => {
-    preparing = await initOrm({
-      databaseUrl: TEST_DATABASE_URL,
-      schema,
-      poolMax: 1,
-      timeouts: { connectTimeoutMs: 2000, queryTimeoutMs: 5000, lockTimeoutMs: 300, idleInTransactionTimeoutMs: 9000, preparedStatements: true },
-    });
+    preparing = await ormWith({ queryTimeoutMs: 5000, preparedStatements: true });
   });
   afterAll(async () => {
     await preparing?.close(true);
