@@ -51,9 +51,13 @@ export class EventLayer {
     return this.tailStarted;
   }
 
-  /** A durable consumer named `name` (its position is shared by every process using that name). */
+  /**
+   * A durable consumer named `name` (its position is shared by every process using that name), registered
+   * when this resolves: events committed from then on reach it, even if it stops before its first read.
+   */
   async consumer(name: string): Promise<EventConsumer> {
     const consumer = new DurableEventConsumer(dbOf(this.o.orm), name, await this.tail());
+    await consumer.register();
     this.consumers.push(consumer);
     return consumer;
   }

@@ -262,6 +262,24 @@ describe.each(KINDS)('event consumer (%s)', (kind) => {
     expect(await again.next(10, 100)).toEqual([]);
   });
 
+  it('is registered once created: events committed after that are delivered, though it never read before stopping', async () => {
+    const { layer } = await layerOf(kind);
+    const mapId = await makeMapId();
+    const name = uniqueName('consumer');
+    // A worker that started and stopped at once: created, closed, never read.
+    await (await layer.consumer(name)).close();
+    // The events are published (another consumer has them) before the restart, so the restarted one
+    // can find them only in the event log, never on the live tail.
+    const witness = await layer.consumer(uniqueName('witness'));
+    await witness.next(1, 10);
+    relayFor(layer).start();
+    await write(mapId, 0, 3);
+    expect((await drain(witness, 3)).length).toBe(3);
+    const restarted = await layer.consumer(name);
+    expect((await drain(restarted, 3)).map((e) => e.payload.n)).toEqual([0, 1, 2]);
+    expect(await restarted.next(10, 100)).toEqual([]);
+  });
+
   it('redelivers what was handed out but not committed after a restart (at least once)', async () => {
     const { layer } = await layerOf(kind);
     const mapId = await makeMapId();

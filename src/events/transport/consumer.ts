@@ -54,9 +54,18 @@ export class DurableEventConsumer implements EventConsumer {
     });
   }
 
-  async next(max: number, waitMs: number): Promise<EventEnvelope[]> {
+  /**
+   * Registers the consumer (a first registration is where a new consumer's reading starts): every event
+   * committed after this resolves is handed out, whether or not this instance ever reads. The event layer
+   * registers each consumer it creates, so a role that has started holds a registered one.
+   */
+  register(): Promise<void> {
     this.started ??= this.db.run('insert into event_consumers (name) values (?) on conflict (name) do nothing', [this.name]).then(() => undefined);
-    await this.started;
+    return this.started;
+  }
+
+  async next(max: number, waitMs: number): Promise<EventEnvelope[]> {
+    await this.register();
     const deadline = Date.now() + waitMs;
     for (;;) {
       const events = this.caughtUp ? this.fromBuffer(max) : await this.fromLog(max);
