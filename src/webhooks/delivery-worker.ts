@@ -178,6 +178,9 @@ export class DeliveryWorker {
   async stop(deadline: number): Promise<void> {
     this.running = false;
     for (const t of this.timers) clearInterval(t);
+    // Ends the planning loop's wait for events; what it was handed and did not plan keeps its position
+    // unmoved, so the next start reads it again.
+    await this.o.consumer.close();
     // Queued rows were never leased: other workers (or the next start) claim them.
     this.queued.clear();
     this.o.metrics.queued.set(0);

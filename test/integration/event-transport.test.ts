@@ -280,6 +280,18 @@ describe.each(KINDS)('event consumer (%s)', (kind) => {
     expect(await restarted.next(10, 100)).toEqual([]);
   });
 
+  it('ends a read waiting for events when it is closed', async () => {
+    const { layer } = await layerOf(kind);
+    const consumer = await layer.consumer(uniqueName('consumer'));
+    const started = performance.now();
+    const read = consumer.next(10, 10_000);
+    setTimeout(() => void consumer.close(), 100);
+    expect(await read).toEqual([]);
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(90);
+    expect(waited).toBeLessThan(2_000);
+  });
+
   it('redelivers what was handed out but not committed after a restart (at least once)', async () => {
     const { layer } = await layerOf(kind);
     const mapId = await makeMapId();

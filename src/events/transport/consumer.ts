@@ -30,6 +30,7 @@ export class DurableEventConsumer implements EventConsumer {
   private readonly alarm = new Alarm();
   private readonly unsubscribe: () => void;
   private started: Promise<void> | undefined;
+  private closed = false;
 
   constructor(
     private readonly db: Db,
@@ -68,6 +69,8 @@ export class DurableEventConsumer implements EventConsumer {
     await this.register();
     const deadline = Date.now() + waitMs;
     for (;;) {
+      // Closed: a read waiting for events ends at once (a stopping worker does not wait out `waitMs`).
+      if (this.closed) return [];
       const events = this.caughtUp ? this.fromBuffer(max) : await this.fromLog(max);
       if (events.length) {
         for (const e of events) this.handedOut.set(e.map_id, e.id);
@@ -94,6 +97,8 @@ export class DurableEventConsumer implements EventConsumer {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.unsubscribe();
     this.alarm.ring();
   }
