@@ -169,6 +169,19 @@ describe.each(KINDS)('event tail (%s)', (kind) => {
 });
 
 describe('event tail (Redis Streams only)', () => {
+  it('stops at once, without waiting out its blocking read', async () => {
+    const { prefix } = await layerOf('Redis Streams');
+    const own = await connectRedis({ url: TEST_REDIS_URL, purpose: 'test-tail', log, failFast: false });
+    closers.push(async () => own.destroy());
+    const tail = new RedisEventTail(own, prefix, log, { blockMs: 10_000 });
+    await tail.start();
+    await new Promise((r) => setTimeout(r, 100));
+    const started = performance.now();
+    await tail.stop();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(own.isOpen).toBe(false);
+  });
+
   it('tells subscribers to resync when its read failed and the stream was trimmed past its position', async () => {
     const { layer, redis, prefix } = await layerOf('Redis Streams');
     const own = await connectRedis({ url: TEST_REDIS_URL, purpose: 'test-tail', log, failFast: false });

@@ -167,9 +167,13 @@ export class RedisEventTail implements EventTail {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Ends the live read at once: the connection is this tail's alone, so it is destroyed, which fails the
+   * blocking read in flight instead of waiting out `blockMs` (its owner's later destroy does nothing).
+   */
   async stop(): Promise<void> {
     this.running = false;
-    // The blocking read returns within blockMs; the connection's owner destroys it on close.
+    this.redis.destroy();
     await this.loop;
   }
 
