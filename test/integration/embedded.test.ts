@@ -123,4 +123,32 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
       await again.close();
     }
   }, 180_000);
+
+  it('shuts down at once when its PostgreSQL stopped first (a terminal Ctrl-C reaches both), and starts again', async () => {
+    const config = loadConfig(env);
+    const server = await serve(config, { core: await buildCore(config, { migrations: 'apply', logger: createLogger('fatal') }) });
+    const pid = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(pid, 'SIGINT');
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const until = Date.now() + 15_000; alive() && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toBe(false);
+    const started = performance.now();
+    await server.shutdown();
+    // It waited for the server's exit event until the shutdown deadline (SHUTDOWN_TIMEOUT_MS, 10 s) before.
+    expect(performance.now() - started).toBeLessThan(3_000);
+
+    const again = await buildCore(loadConfig(env), { migrations: 'apply', logger: createLogger('error') });
+    try {
+      expect(await again.db.ping()).toBe(true);
+    } finally {
+      await again.close();
+    }
+  }, 120_000);
 });
