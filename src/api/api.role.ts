@@ -81,7 +81,10 @@ export const apiRole: Role<ApiHandle> = {
       services,
       relay,
       readiness: [],
-      stopAccepting: () => core.publicHttp.stopAccepting(),
+      stopAccepting: () => {
+        relay?.stopping();
+        return core.publicHttp.stopAccepting();
+      },
       async stop() {
         await handle.stopAccepting();
         unhook?.();

@@ -96,22 +96,37 @@ export class EventRelay {
   /** Per map, the newest published id whose cursor move is not made yet; and whether a move runs. */
   private readonly cursorsDue = new Map<string, string>();
   private cursorsMoving = false;
+  /** See stopping(). */
+  private quiet = false;
 
   constructor(private readonly opts: RelayOptions) {
     const min = opts.keepConnections ? 1 : 0;
     this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2, min, ...pgConnectionOptions(opts.timeouts, poolOptions(opts.schema)) });
-    this.pool.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay pool error'));
+    this.pool.on('error', (err) => this.connectionProblem(err, 'relay pool error'));
     // pg-pool detaches its listener from a checked-out client: a connection dropped mid-transaction
     // would emit an unhandled 'error' and crash the process. The query in flight rejects on its own.
-    this.pool.on('connect', (client) => client.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay connection error')));
+    this.pool.on('connect', (client) => client.on('error', (err) => this.connectionProblem(err, 'relay connection error')));
     this.cursorPool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: 1,
       min,
       ...pgConnectionOptions(opts.timeouts, [poolOptions(opts.schema), '-c synchronous_commit=off'].join(' ')),
     });
-    this.cursorPool.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay pool error'));
-    this.cursorPool.on('connect', (client) => client.on('error', (err) => opts.log.warn({ err: { message: err.message } }, 'relay connection error')));
+    this.cursorPool.on('error', (err) => this.connectionProblem(err, 'relay pool error'));
+    this.cursorPool.on('connect', (client) => client.on('error', (err) => this.connectionProblem(err, 'relay connection error')));
+  }
+
+  /**
+   * The process is shutting down (its API drains in-flight requests): the relay still publishes what they
+   * commit, but losing its connections is expected now (an embedded PostgreSQL gets the terminal's Ctrl-C
+   * too, and stops at once), so it says so at debug level instead of warning.
+   */
+  stopping(): void {
+    this.quiet = true;
+  }
+
+  private connectionProblem(err: Error, msg: string, extra: Record<string, unknown> = {}): void {
+    this.opts.log[this.quiet ? 'debug' : 'warn']({ err: { message: err.message }, ...extra }, msg);
   }
 
   /** Partitions this relay currently holds. */
@@ -168,7 +183,7 @@ export class EventRelay {
         this.lastIds.clear();
         for (const p of this.held) this.recover.add(p);
         this.opts.publisher.forget();
-        this.opts.log.warn({ err: { message: (err as Error).message }, failures: this.failures }, 'relay pass failed; retrying');
+        this.connectionProblem(err as Error, 'relay pass failed; retrying', { failures: this.failures });
         if (isSessionError(err)) await this.closeSession();
       }
       const delay = this.failures ? Math.min(200 * 2 ** Math.min(this.failures, 5), 5000) : this.opts.pollIntervalMs;
@@ -182,7 +197,7 @@ export class EventRelay {
       // Idle by design: keepalive notices a vanished peer; only its own queries have a deadline.
       const client = new DeadlineClient({ connectionString: this.opts.databaseUrl, ...pgConnectionOptions(this.opts.timeouts, searchPath(this.opts.schema)) });
       client.on('error', (err) => {
-        this.opts.log.warn({ err: { message: err.message } }, 'relay session lost');
+        this.connectionProblem(err, 'relay session lost');
         if (this.session === client) {
           this.session = undefined;
           this.held.clear();

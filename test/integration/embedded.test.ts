@@ -137,7 +137,7 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
         return false;
       }
     };
-    for (const until = Date.now() + 15_000; alive() && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    for (const until = Date.now() + 15_000; alive() && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
     expect(alive()).toBe(false);
     const started = performance.now();
     await server.shutdown();

@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
 import { spawn } from 'node:child_process';
+import { Writable } from 'node:stream';
 import { decodeTime } from 'ulid';
 import { countUnpublished, createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
@@ -181,6 +182,34 @@ describe('event relay', () => {
     // Moves at least 100 ms apart fit this many times into the time the watch lasted (the watch sees
     // at most every move; a move per relay pass would show up to 40).
     expect(changes.length, `${changes.length} moves seen in ${Math.round(elapsed)} ms`).toBeLessThanOrEqual(Math.floor(elapsed / 100) + 1);
+  });
+
+  it('warns when it loses a connection, and says it at debug level once the process is stopping', async () => {
+    const lines: { level: string; msg: string; err?: { message: string } }[] = [];
+    const relay = relayFor(memoryTransport(), {
+      log: createLogger(
+        'debug',
+        new Writable({
+          write(chunk: Buffer, _enc, cb) {
+            lines.push(JSON.parse(chunk.toString('utf8')) as (typeof lines)[number]);
+            cb();
+          },
+        }),
+      ),
+    });
+    relay.start();
+    await writeEvents(await makeMapId(), 0, 1);
+    await waitFor(async () => (await unpublished()) === 0);
+    // What pg-pool emits when an idle connection dies (PostgreSQL terminated it).
+    const pool = (relay as unknown as { pool: import('pg').Pool }).pool;
+    pool.emit('error', new Error('terminating connection due to administrator command'));
+    expect(lines.filter((l) => l.msg === 'relay pool error').map((l) => [l.level, l.err?.message])).toEqual([
+      ['warn', 'terminating connection due to administrator command'],
+    ]);
+    // The API began to drain (SIGTERM, or a terminal's Ctrl-C that stops an embedded PostgreSQL too).
+    relay.stopping();
+    pool.emit('error', new Error('terminating connection due to administrator command'));
+    expect(lines.filter((l) => l.msg === 'relay pool error').map((l) => l.level)).toEqual(['warn', 'debug']);
   });
 
   it('wakes on NOTIFY: a commit is published well before the poll interval', async () => {
