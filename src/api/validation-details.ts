@@ -2,6 +2,8 @@
  * Turns tsoa's field errors into the `details` of a 400 `validation_failed` answer.
  *
  * - The `body.` prefix is dropped and array positions are written `systems[0].status` (tsoa: `$0`).
+ * - A wrong type says what the value must be (`must be an integer`, not tsoa's `invalid integer number`),
+ *   and a missing parameter that it is required.
  * - A union (e.g. `string | null`, `integer | 'clear' | …`, one object or a batch) fails in tsoa with
  *   one message embedding every alternative's errors as JSON. It is reduced to what a client can act
  *   on: the errors of the alternative the value came closest to (right type, fewest unknown fields,
@@ -39,7 +41,7 @@ interface Problem {
   expect?: Expectation[];
 }
 
-type RawErrors = Record<string, { message: string }>;
+type RawErrors = Record<string, { message: string; value?: unknown }>;
 
 function expectationsOf(message: string): Expectation[] | undefined {
   for (const [re, text] of TYPE_WORDS) if (re.test(message)) return [{ kind: 'type', text }];
@@ -58,13 +60,22 @@ function describe(expect: Expectation[]): string {
 }
 
 function flatten(errors: RawErrors): Problem[] {
-  return Object.entries(errors).flatMap(([field, e]) => reduce(field, String(e?.message ?? 'is invalid')));
+  return Object.entries(errors).flatMap(([field, e]) => {
+    // tsoa reports a missing parameter with the message of its type check when one is declared (`@isInt id
+    // must be an integer`); the value it saw says what happened.
+    if (e && 'value' in e && e.value === undefined && !e.message.endsWith(' is required')) {
+      return [{ field, message: `'${field.slice(field.lastIndexOf('.') + 1)}' is required` }];
+    }
+    return reduce(field, String(e?.message ?? 'is invalid'));
+  });
 }
 
 function reduce(field: string, message: string): Problem[] {
   if (!message.startsWith(UNION)) {
     const expect = expectationsOf(message);
-    return [expect ? { field, message, expect } : { field, message }];
+    // tsoa's own words for a wrong type (`invalid integer number`) become what the value must be.
+    const reworded = expect?.[0]?.kind === 'type' && !message.startsWith('must be ');
+    return [expect ? { field, message: reworded ? describe(expect) : message, expect } : { field, message }];
   }
   let alternatives: RawErrors[];
   try {

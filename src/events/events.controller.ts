@@ -32,7 +32,7 @@ export class EventsController extends Controller {
    * @param map_id Map UUID or slug.
    * @param after ULID of the last event already seen; omitted means from the oldest kept event.
    * @param limit Page size.
-   * @isInt limit
+   * @isInt limit must be an integer
    * @minimum limit 1
    * @maximum limit 1000
    */

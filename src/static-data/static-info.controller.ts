@@ -18,7 +18,7 @@ export class StaticInfoController extends Controller {
    * Static information of a solar system. Needs no token.
    * @summary Static information of a solar system
    * @param id Solar system id.
-   * @isInt id
+   * @isInt id must be an integer
    * @minimum id 0
    * @maximum id 2147483647
    */

@@ -145,11 +145,11 @@ export class WebhooksController extends Controller {
    * @param id Subscription id.
    * @param outcome `success` or `failure`.
    * @param before An attempt id: only older attempts (the previous page's `next_before`).
-   * @isInt before
+   * @isInt before must be an integer
    * @minimum before 1
    * @maximum before 9007199254740991
    * @param limit Page size, 1–200 (default 50).
-   * @isInt limit
+   * @isInt limit must be an integer
    * @minimum limit 1
    * @maximum limit 200
    */

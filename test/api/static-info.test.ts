@@ -206,10 +206,18 @@ describe('GET /api/common/system-static-info', () => {
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(body, query).toMatchObject({ error: expect.any(String), code: 'validation_failed' });
       expect(Object.keys(body).sort()).toEqual(['code', 'details', 'error']);
-      expect(
-        (body.details as { field: string }[]).map((d) => d.field),
-        query,
-      ).toContain('id');
+      expect(body.details, query).toEqual([{ field: 'id', message: query === '' ? "'id' is required" : 'must be an integer' }]);
+    }
+  });
+
+  it('says what is wrong with an id out of range', async () => {
+    for (const [query, message] of [
+      ['?id=-1', 'min 0'],
+      ['?id=2147483648', 'max 2147483647'],
+    ] as const) {
+      const { status, body } = await get(query);
+      expect(status, query).toBe(400);
+      expect(body, query).toMatchObject({ code: 'validation_failed', details: [{ field: 'id', message }] });
     }
   });
 });

@@ -18,8 +18,24 @@ describe('validationDetails (tsoa field errors → details)', () => {
       { field: 'name', message: 'maxLength 255' },
       { field: 'systems[2].status', message: 'max 6' },
       { field: '[0].kill_time', message: "'kill_time' is required" },
-      { field: 'body', message: 'invalid object' },
-      { field: 'days', message: 'invalid integer number' },
+      { field: 'body', message: 'must be an object' },
+      { field: 'days', message: 'must be an integer' },
+    ]);
+  });
+
+  it('says a missing parameter is required, whatever message its type check carries', () => {
+    expect(
+      validationDetails({
+        id: { message: 'must be an integer', value: undefined },
+        limit: { message: 'must be an integer', value: 'ten' },
+        'body.solar_system_id': { message: "'solar_system_id' is required", value: undefined },
+        'body.kills.$0.victim_id': { message: 'invalid integer number', value: undefined },
+      } as never),
+    ).toEqual([
+      { field: 'id', message: "'id' is required" },
+      { field: 'limit', message: 'must be an integer' },
+      { field: 'solar_system_id', message: "'solar_system_id' is required" },
+      { field: 'kills[0].victim_id', message: "'victim_id' is required" },
     ]);
   });
 

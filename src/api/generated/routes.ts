@@ -1320,7 +1320,7 @@ export function RegisterRoutes(app: Router) {
 
     
         const argsStaticInfoController_getSystemStaticInfo: Record<string, TsoaRoute.ParameterSchema> = {
-                id: {"in":"query","name":"id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                id: {"in":"query","name":"id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
         };
         app.get('/api/common/system-static-info',
             ...(fetchMiddlewares<RequestHandler>(StaticInfoController)),
@@ -1396,7 +1396,7 @@ export function RegisterRoutes(app: Router) {
         const argsSystemsController_getSystem: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
-                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
                 _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/systems/:solar_system_id',
@@ -1549,7 +1549,7 @@ export function RegisterRoutes(app: Router) {
         const argsSignaturesController_listSignatures: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
-                solar_system_id: {"in":"query","name":"solar_system_id","dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                solar_system_id: {"in":"query","name":"solar_system_id","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
                 _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/maps/:map_id/signatures',
@@ -1703,7 +1703,7 @@ export function RegisterRoutes(app: Router) {
         const argsSystemEditsController_updateSystem: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
-                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
                 body: {"in":"body","name":"body","required":true,"ref":"UpdateSystemRequest"},
         };
         app.patch('/api/maps/:map_id/systems/:solar_system_id',
@@ -1742,7 +1742,7 @@ export function RegisterRoutes(app: Router) {
         const argsSystemEditsController_deleteSystem: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
-                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
         };
         app.delete('/api/maps/:map_id/systems/:solar_system_id',
             authenticateMiddleware([{"map_key":[]}]),
@@ -1895,7 +1895,7 @@ export function RegisterRoutes(app: Router) {
         const argsSignatureEditsController_upsertSignatures: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
-                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
                 body: {"in":"body","name":"body","required":true,"ref":"UpsertSignaturesRequest"},
         };
         app.put('/api/maps/:map_id/systems/:solar_system_id/signatures',
@@ -1934,7 +1934,7 @@ export function RegisterRoutes(app: Router) {
         const argsSignatureEditsController_deleteSignature: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
-                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"solar_system_id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                solar_system_id: {"in":"path","name":"solar_system_id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
                 signature_id: {"in":"path","name":"signature_id","required":true,"dataType":"string"},
         };
         app.delete('/api/maps/:map_id/systems/:solar_system_id/signatures/:signature_id',
@@ -2242,7 +2242,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsMapReadController_getSystem: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
-                id: {"in":"query","name":"id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"id"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                id: {"in":"query","name":"id","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
                 _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
@@ -2362,7 +2362,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
-                hours: {"in":"query","name":"hours","dataType":"integer","validators":{"isInt":{"errorMsg":"hours"},"minimum":{"value":1},"maximum":{"value":8760}}},
+                hours: {"in":"query","name":"hours","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":8760}}},
                 _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/systems-kills',
@@ -2402,7 +2402,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"query","name":"map_id","dataType":"string"},
                 slug: {"in":"query","name":"slug","dataType":"string"},
-                days: {"in":"query","name":"days","dataType":"integer","validators":{"isInt":{"errorMsg":"days"},"minimum":{"value":1},"maximum":{"value":3650}}},
+                days: {"in":"query","name":"days","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":3650}}},
                 _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
         };
         app.get('/api/map/character-activity',
@@ -2750,8 +2750,8 @@ export function RegisterRoutes(app: Router) {
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 id: {"in":"path","name":"id","required":true,"dataType":"string"},
                 outcome: {"in":"query","name":"outcome","dataType":"string"},
-                before: {"in":"query","name":"before","dataType":"integer","validators":{"isInt":{"errorMsg":"before"},"minimum":{"value":1},"maximum":{"value":9007199254740991}}},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":200}}},
+                before: {"in":"query","name":"before","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":9007199254740991}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":200}}},
         };
         app.get('/api/maps/:map_id/webhooks/:id/deliveries',
             authenticateMiddleware([{"map_key":[]}]),
@@ -2867,7 +2867,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 after: {"in":"query","name":"after","dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":1000}}},
         };
         app.get('/api/maps/:map_id/events',
             authenticateMiddleware([{"map_key":[]}]),

@@ -79,7 +79,7 @@ export class MapReadController extends Controller {
    * One system of the map by solar system id.
    * @summary One system of the map
    * @param id Solar system id.
-   * @isInt id
+   * @isInt id must be an integer
    * @minimum id 0
    * @maximum id 2147483647
    * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
@@ -172,7 +172,7 @@ export class MapReadController extends Controller {
    * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
    * @param slug Map slug; give `map_id` or `slug`.
    * @param hours Only kills of the last N hours; default 24.
-   * @isInt hours
+   * @isInt hours must be an integer
    * @minimum hours 1
    * @maximum hours 8760
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
@@ -205,7 +205,7 @@ export class MapReadController extends Controller {
    * @param map_id Map UUID; give `map_id` or `slug` (or both, naming the same map).
    * @param slug Map slug; give `map_id` or `slug`.
    * @param days Only activity of the last N days (today counts as one).
-   * @isInt days
+   * @isInt days must be an integer
    * @minimum days 1
    * @maximum days 3650
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.

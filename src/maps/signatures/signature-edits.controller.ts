@@ -38,7 +38,7 @@ export class SignatureEditsController extends Controller {
    * @summary Upsert a system's signatures
    * @param map_id Map UUID or slug.
    * @param solar_system_id Solar system id of a visible system of the map.
-   * @isInt solar_system_id
+   * @isInt solar_system_id must be an integer
    * @minimum solar_system_id 0
    * @maximum solar_system_id 2147483647
    */
@@ -62,7 +62,7 @@ export class SignatureEditsController extends Controller {
    * @summary Delete a signature
    * @param map_id Map UUID or slug.
    * @param solar_system_id Solar system id of a visible system of the map.
-   * @isInt solar_system_id
+   * @isInt solar_system_id must be an integer
    * @minimum solar_system_id 0
    * @maximum solar_system_id 2147483647
    * @param signature_id Signature id such as `ABC-123` (any case).

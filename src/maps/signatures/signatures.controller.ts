@@ -26,7 +26,7 @@ export class SignaturesController extends Controller {
    * @summary Signatures
    * @param map_id Map UUID or slug.
    * @param solar_system_id Only this system's signatures.
-   * @isInt solar_system_id
+   * @isInt solar_system_id must be an integer
    * @minimum solar_system_id 0
    * @maximum solar_system_id 2147483647
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.

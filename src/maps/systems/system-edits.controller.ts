@@ -65,7 +65,7 @@ export class SystemEditsController extends Controller {
    * @summary Update a system
    * @param map_id Map UUID or slug.
    * @param solar_system_id Solar system id of a visible system of the map.
-   * @isInt solar_system_id
+   * @isInt solar_system_id must be an integer
    * @minimum solar_system_id 0
    * @maximum solar_system_id 2147483647
    */
@@ -91,7 +91,7 @@ export class SystemEditsController extends Controller {
    * @summary Delete a system
    * @param map_id Map UUID or slug.
    * @param solar_system_id Solar system id of a visible system of the map.
-   * @isInt solar_system_id
+   * @isInt solar_system_id must be an integer
    * @minimum solar_system_id 0
    * @maximum solar_system_id 2147483647
    */

@@ -56,7 +56,7 @@ export class SystemsController extends Controller {
    * @summary One system
    * @param map_id Map UUID or slug.
    * @param solar_system_id Solar system id.
-   * @isInt solar_system_id
+   * @isInt solar_system_id must be an integer
    * @minimum solar_system_id 0
    * @maximum solar_system_id 2147483647
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
