@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import swaggerUi from 'swagger-ui-express';
 import { ValidateError } from '@tsoa/runtime';
 import { RegisterRoutes } from './api/generated/routes.js';
-import { openapiSpec } from './api/openapi.js';
+import { publishedOpenapi } from './api/openapi.js';
 import type { AppDeps } from './api/deps.js';
 import { AppError, BadRequestError, errorBody, toAppError, ValidationError, type ErrorDetail } from './errors.js';
 import { acceptedRequestId, redactUrl } from './log.js';
@@ -130,12 +130,14 @@ export function createApp(deps: AppDeps): express.Express {
 
   app.get('/api/openapi.json', (_req, res) => {
     res.locals.route = '/api/openapi.json';
-    res.json(openapiSpec());
+    res.json(publishedOpenapi());
   });
   app.use(
     '/swaggerui',
-    (_req: Request, res: Response, next: NextFunction) => {
+    (req: Request, res: Response, next: NextFunction) => {
       res.locals.route = '/swaggerui';
+      // swagger-ui-dist's own start-up script (it loads the Petstore example); the explorer uses swagger-ui-init.js.
+      if (req.path === '/swagger-initializer.js') return next(new AppError(404, 'not_found', 'Not found'));
       next();
     },
     swaggerUi.serve,

@@ -119,6 +119,7 @@ const ENDPOINTS: Expected[] = [
 ];
 
 const ERROR_REF = '#/components/schemas/ErrorResponse';
+const STREAM = '/api/maps/{map_id}/events/stream';
 
 function deref(doc: OpenApiDoc, schema: SchemaObject | undefined): SchemaObject | undefined {
   let s = schema;
@@ -177,8 +178,37 @@ describe('GET /api/openapi.json', () => {
   it('serves the committed OpenAPI 3 document without a token', async () => {
     expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
     expect(doc.info.title).toBe('mapintel');
-    const committed = JSON.parse(await readFile(path.join(GENERATED, 'openapi.json'), 'utf8')) as unknown;
-    expect(doc).toEqual(committed);
+    const committed = JSON.parse(await readFile(path.join(GENERATED, 'openapi.json'), 'utf8')) as OpenApiDoc;
+    // The committed document, plus the event stream (served outside tsoa) and nothing else.
+    const { [STREAM]: stream, ...controllers } = doc.paths;
+    expect(stream).toBeDefined();
+    expect({ ...doc, paths: controllers }).toEqual(committed);
+  });
+
+  it('documents the event stream: map key, path, filter and resume parameters, text/event-stream and its errors', () => {
+    const op = doc.paths[STREAM]!.get as Operation & { responses: Record<string, ResponseObject> };
+    expect(Object.keys(doc.paths[STREAM]!)).toEqual(['get']);
+    expect(op.operationId).toBe('StreamEvents');
+    expect(op.summary).toBeTruthy();
+    expect(op.description).toMatch(/text\/event-stream/);
+    expect(op.tags).toEqual(['Events']);
+    expect(op.security).toEqual([{ map_key: [] }]);
+    expect((op.parameters ?? []).map((p) => [p.in, p.name, p.required ?? false])).toEqual([
+      ['path', 'map_id', true],
+      ['query', 'events', false],
+      ['query', 'last_event_id', false],
+      ['header', 'Last-Event-ID', false],
+      ['query', 'token', false],
+    ]);
+    for (const p of op.parameters ?? []) expect(p.description, p.name).toBeTruthy();
+    expect(Object.keys(op.responses['200']!.content ?? {})).toEqual(['text/event-stream']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '503']);
+    for (const status of ['400', '401', '403', '404', '429', '503']) {
+      expect(op.responses[status]!.content?.['application/json']?.schema, status).toEqual({ $ref: ERROR_REF });
+    }
+    // What the description points to exists.
+    expect(doc.components.schemas.EventEnvelope).toBeDefined();
+    expect(doc.components.schemas.EventType).toBeDefined();
   });
 
   it('serves the explorer at /swaggerui, loading /api/openapi.json', async () => {
@@ -188,6 +218,10 @@ describe('GET /api/openapi.json', () => {
     const init = await t.fetch('/swaggerui/swagger-ui-init.js');
     expect(init.status).toBe(200);
     expect(await init.text()).toContain('"url": "/api/openapi.json"');
+    // swagger-ui-dist's Petstore start-up script is not served.
+    const petstore = await t.fetch('/swaggerui/swagger-initializer.js');
+    expect(petstore.status).toBe(404);
+    expect(await petstore.json()).toEqual({ error: 'Not found', code: 'not_found' });
   });
 
   it('declares every security scheme as HTTP bearer and no global requirement', () => {
