@@ -88,7 +88,7 @@ export interface MapKeyDto {
   /** ISO 8601 UTC, microseconds. */
   inserted_at: string;
   /**
-   * Wire profile of this key's event streams: `spec` (decisions §6), or `reference` for clients
+   * Wire profile of this key's event streams: `spec` (the default), or `reference` for clients
    * written against the reference server (an `event:` line and a `timestamp` field on each event).
    */
   stream_profile: StreamProfile;

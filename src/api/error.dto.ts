@@ -4,7 +4,7 @@ export interface ErrorDetailDto {
   message: string;
 }
 
-/** Every error response (decisions §1). */
+/** Every error response: a message, a stable code, and per-field details for validation errors. */
 export interface ErrorResponse {
   /** Human-readable message. */
   error: string;

@@ -1,7 +1,7 @@
 import { decodeTime, encodeTime, incrementBase32, isValid, ulid } from 'ulid';
 import type { EventType } from './catalog.js';
 
-/** The event envelope of spec 2.11: what streams, webhooks and the event log carry. */
+/** The event envelope: what streams, webhooks and the event log carry. */
 export interface EventEnvelope {
   /** ULID, strictly increasing per map in delivery order. */
   id: string;

@@ -27,7 +27,7 @@ export class EventsController extends Controller {
   }
 
   /**
-   * Events of the map after `after` (exclusive), oldest first, as envelopes of spec 2.11. Events are
+   * Events of the map after `after` (exclusive), oldest first, as event envelopes. Events are
    * kept EVENTS_RETENTION_DAYS days.
    * @param map_id Map UUID or slug.
    * @param after ULID of the last event already seen; omitted means from the oldest kept event.

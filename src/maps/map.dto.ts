@@ -3,7 +3,7 @@
  * Timestamps: ISO 8601 UTC with microseconds (`2026-01-02T03:04:05.123456Z`) unless stated.
  */
 
-/** Public form of a character (spec 2.4). */
+/** Public form of a character. */
 export interface CharacterDto {
   /** External character id (the identifier used in ACL operations). */
   eve_id: string;
@@ -14,7 +14,7 @@ export interface CharacterDto {
   alliance_ticker: string | null;
 }
 
-/** A character tracked on a map (spec 2.5). */
+/** A character tracked on a map. */
 export interface TrackedCharacterDto {
   /** @format uuid */
   id: string;

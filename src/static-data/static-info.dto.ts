@@ -1,4 +1,4 @@
-/** System static information (spec 2.2): static facts about one EVE solar system. */
+/** System static information: static facts about one EVE solar system. */
 export interface SystemStaticInfoDto {
   /**
    * EVE solar system id.

@@ -47,7 +47,7 @@ export interface CreateWebhookRequest {
    */
   url: string;
   /**
-   * Event types to deliver, or `["*"]` for every type (decisions §5 names).
+   * Event types to deliver, or `["*"]` for every type (the names of the event stream's `events` filter).
    * @minItems 1
    * @maxItems 50
    */

@@ -5,7 +5,7 @@
  */
 import type { CharacterDto } from '../map.dto.js';
 
-/** Activity counters of one user (or a character without user), summed (spec 2.7). */
+/** Activity counters of one user (or a character without user), summed. */
 export interface CharacterActivityDto {
   character: CharacterDto;
   /** @isInt */

@@ -26,7 +26,7 @@ export class ConnectionEditsController extends Controller {
   }
 
   /**
-   * Connects two visible systems of the map; emits `connection_added`. Enumerations (decisions §3):
+   * Connects two visible systems of the map; emits `connection_added`. Enumerations:
    * `type` 0–2, `mass_status` 0–2, `time_status` 0–6, `ship_size_type` 0–4.
    * @summary Add a connection
    * @param map_id Map UUID or slug.

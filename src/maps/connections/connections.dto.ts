@@ -4,7 +4,7 @@
  * the OpenAPI document and the 400 `validation_failed` answers agree. Enumerations: decisions §3.
  */
 
-/** A connection between two systems of a map (spec 2.3). */
+/** A connection between two systems of a map. */
 export interface ConnectionDto {
   /** @format uuid */
   id: string;

@@ -26,7 +26,7 @@ export class KillsController extends Controller {
   }
 
   /**
-   * Imports killmails in the field shape of spec 2.6: one killmail object, an array, or
+   * Imports killmails: one killmail object, an array, or
    * `{"kills": [...]}` (1–200, one transaction). Idempotent by `killmail_id`: a killmail the map
    * already has is counted in `duplicates`, left as it is and emits nothing; each new one emits
    * `map_kill`. The solar system must exist in the static data (it need not be on the map).

@@ -21,7 +21,7 @@ export interface ZkbDto {
   totalValue: number;
 }
 
-/** One killmail (spec 2.6). */
+/** One killmail. */
 export interface KillDto {
   /** @isInt */
   killmail_id: number;
@@ -59,7 +59,7 @@ export interface KillDto {
   zkb: ZkbDto;
 }
 
-/** Kills of one visible system, newest first (spec 2.6). */
+/** Kills of one visible system, newest first. */
 export interface SystemKillsDto {
   /** @isInt */
   solar_system_id: number;
@@ -72,7 +72,7 @@ export interface SystemKillsDto {
  */
 export type ZkbLabel = string;
 
-/** zKillboard metadata of a kill to import (the `zkb` object of spec 2.6). */
+/** zKillboard metadata of a kill to import (the `zkb` object of a killmail). */
 export interface ZkbInput {
   awox: boolean;
   /** @minimum 0 */
@@ -103,7 +103,7 @@ export interface ZkbInput {
   totalValue: number;
 }
 
-/** One killmail in the field shape of spec 2.6. final_blow_* and victim_* may be omitted or null. */
+/** One killmail. final_blow_* and victim_* may be omitted or null. */
 export interface KillInput {
   /**
    * @isInt

@@ -26,7 +26,7 @@ export class StructureEditsController extends Controller {
   }
 
   /**
-   * Adds a structure (timer) to a visible system of the map. No event (decisions §5).
+   * Adds a structure (timer) to a visible system of the map. No event.
    * `character_eve_id` is the key's character.
    * @summary Add a structure
    * @param map_id Map UUID or slug.

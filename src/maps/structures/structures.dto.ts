@@ -4,7 +4,7 @@
  * the OpenAPI document and the 400 `validation_failed` answers agree. Enumerations: decisions §3.
  */
 
-/** A structure timer (decisions §4). */
+/** A structure timer. */
 export interface StructureTimerDto {
   /** @format uuid */
   id: string;
@@ -31,7 +31,7 @@ export interface StructureTimerDto {
   updated_at: string;
 }
 
-/** Structure status (decisions §3). */
+/** Structure status. */
 export type StructureStatus = 'Powered' | 'Anchoring' | 'Unanchoring' | 'Low Power' | 'Abandoned' | 'Reinforced';
 
 /** A structure (timer) to add. */

@@ -5,7 +5,7 @@
  */
 import type { ConnectionDto } from '../connections/connections.dto.js';
 
-/** A solar system placed on a map (spec 2.1). */
+/** A solar system placed on a map. */
 export interface SystemDto {
   /** Record id. @format uuid */
   id: string;
@@ -35,7 +35,7 @@ export interface SystemDto {
   position_y: number;
 }
 
-/** System status by name (decisions §3): clear 0, home 1, friendly 2, looking_for 3, warning 4, target 5, dangerous 6. */
+/** System status by name: clear 0, home 1, friendly 2, looking_for 3, warning 4, target 5, dangerous 6. */
 export type SystemStatusName = 'clear' | 'home' | 'friendly' | 'looking_for' | 'warning' | 'target' | 'dangerous';
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { CharacterDto } from '../map.dto.js';
 
-/** The characters of one user tracked on the map (spec 2.8). */
+/** The characters of one user tracked on the map. */
 export interface UserCharactersDto {
   characters: CharacterDto[];
   /** eve_id of the user's main character; null when none is set. */
