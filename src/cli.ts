@@ -250,7 +250,7 @@ program
           `  try:            curl -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/map/systems?slug=${demo.slug}"`,
           ...(cfg.sseEnabled
             ? [
-                `  live events:    curl -N -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/maps/${demo.slug}/events/stream"`,
+                `  live events:    curl -sN -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/maps/${demo.slug}/events/stream"`,
                 `  event console:  ${base}/console (paste the map API key)`,
               ]
             : []),

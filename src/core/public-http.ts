@@ -54,7 +54,8 @@ export class PublicHttp {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : this.config.port;
       const url = `http://${this.config.host === '0.0.0.0' || this.config.host === '::' ? '127.0.0.1' : this.config.host}:${port}`;
-      this.log.info({ url, swagger: `${url}/swaggerui` }, 'listening');
+      // `url` is where this machine reaches it; `address` what it is bound to (all interfaces by default).
+      this.log.info({ address: `${this.config.host}:${port}`, url, swagger: `${url}/swaggerui` }, 'listening');
       return url;
     })();
     return this.listening;

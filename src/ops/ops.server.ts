@@ -64,7 +64,7 @@ export async function startOpsServer(o: OpsOptions): Promise<OpsServer> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : o.port;
   const url = `http://${o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host}:${port}`;
-  o.log.info({ url, paths: ['/healthz', '/readyz', '/metrics'] }, 'ops port listening');
+  o.log.info({ address: `${o.host}:${port}`, url, paths: ['/healthz', '/readyz', '/metrics'] }, 'ops port listening');
   return {
     url,
     drain() {

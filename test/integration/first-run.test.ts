@@ -157,7 +157,7 @@ describe('the demo offline', () => {
     );
     expect(r.stdout).toContain('mapintel demo map created');
     expect(r.stdout).toMatch(/map API key: +mik_/);
-    expect(r.stdout).toMatch(/live events: +curl -N -H "Authorization: Bearer mik_\S+" "http:\/\/\S+\/api\/maps\/demo\/events\/stream"/);
+    expect(r.stdout).toMatch(/live events: +curl -sN -H "Authorization: Bearer mik_\S+" "http:\/\/\S+\/api\/maps\/demo\/events\/stream"/);
     expect(r.stdout).toMatch(/webhooks: +on; subscribe with POST http:\/\/\S+\/api\/maps\/demo\/webhooks/);
   }, 150_000);
 });
