@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { serverTimeouts } from '../server-timeouts.js';
+import { listenAddress } from '../listen-address.js';
 
 /** A role's share of the public port: the requests it answers. */
 export interface PublicRoute {
@@ -53,9 +54,8 @@ export class PublicHttp {
       this.server = server;
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : this.config.port;
-      const url = `http://${this.config.host === '0.0.0.0' || this.config.host === '::' ? '127.0.0.1' : this.config.host}:${port}`;
-      // `url` is where this machine reaches it; `address` what it is bound to (all interfaces by default).
-      this.log.info({ address: `${this.config.host}:${port}`, url, swagger: `${url}/swaggerui` }, 'listening');
+      const { address: bound, url } = listenAddress(this.config.host, port);
+      this.log.info({ address: bound, url, swagger: `${url}/swaggerui` }, 'listening');
       return url;
     })();
     return this.listening;

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { runReadiness, type ReadinessCheck } from '../core/readiness.js';
+import { listenAddress } from '../listen-address.js';
 
 export interface OpsServer {
   url: string;
@@ -63,8 +64,8 @@ export async function startOpsServer(o: OpsOptions): Promise<OpsServer> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : o.port;
-  const url = `http://${o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host}:${port}`;
-  o.log.info({ address: `${o.host}:${port}`, url, paths: ['/healthz', '/readyz', '/metrics'] }, 'ops port listening');
+  const { address: bound, url } = listenAddress(o.host, port);
+  o.log.info({ address: bound, url, paths: ['/healthz', '/readyz', '/metrics'] }, 'ops port listening');
   return {
     url,
     drain() {
