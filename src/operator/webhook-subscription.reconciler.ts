@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import { AppError } from '../errors.js';
 import type { WebhookService, WebhookSubscription } from '../webhooks/webhook.service.js';
 import { normalizeEvents } from '../webhooks/webhook.service.js';
+import { canonicalUrl } from '../webhooks/url-guard.js';
 import { isConflict, isNotFound, type KubeClient } from './kube-client.js';
 import type { EventRecorder } from './event-recorder.js';
 import {
@@ -110,7 +111,7 @@ export class WebhookSubscriptionReconciler {
       obj.status?.observedGeneration !== generation ||
       obj.status?.secretVersion !== secret.version ||
       obj.status?.subscriptionId !== sub.id ||
-      sub.url !== spec.url.trim() ||
+      sub.url !== canonicalUrl(spec.url) ||
       !sameSet(sub.events, events);
     if (stale) {
       try {

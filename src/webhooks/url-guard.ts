@@ -36,6 +36,7 @@ for (const [prefix, bits] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
   ['::ffff:0:0', 96], // IPv4-mapped
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT)
   ['::', 96], // IPv4-compatible (deprecated)
   ['64:ff9b::', 96], // NAT64 (embeds IPv4)
   ['64:ff9b:1::', 48], // local-use NAT64
@@ -70,6 +71,32 @@ export interface CheckedUrl {
   url: URL;
   address: string;
   family: 4 | 6;
+}
+
+/** Spaces and control characters, which the URL parser would drop or encode silently. */
+const UNSAFE_CHARACTERS = /[\u0000-\u0020\u007f-\u009f]/;
+
+/**
+ * The form a subscription's URL is stored and compared in: surrounding whitespace trimmed, then as the
+ * URL parser writes it (scheme and host lower-case, the default port dropped, the path percent-encoded)
+ * without the fragment, which is never sent. Two spellings of one endpoint are one URL per map. Text
+ * that does not parse is returned trimmed (the checks refuse it).
+ */
+export function canonicalUrl(text: string): string {
+  const trimmed = text.trim();
+  if (UNSAFE_CHARACTERS.test(trimmed)) return trimmed;
+  try {
+    const url = new URL(trimmed);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return trimmed;
+  }
+}
+
+/** A new URL (create, update) must spell out what it means: no spaces or control characters inside. */
+export function checkUrlText(text: string): void {
+  if (UNSAFE_CHARACTERS.test(text.trim())) throw new UnsafeUrlError('must not contain spaces or control characters (percent-encode them)');
 }
 
 /** The URL's own rules, without DNS (what create and update check before resolving). */

@@ -10,7 +10,7 @@ import { UUID_RE } from '../db/sql.js';
 import { parseEventFilter } from '../events/event-filter.js';
 import { parseEventId } from '../events/envelope.js';
 import { EventLogService } from '../events/events.service.js';
-import { checkUrl, UnsafeUrlError, type Resolve } from './url-guard.js';
+import { canonicalUrl, checkUrl, checkUrlShape, checkUrlText, UnsafeUrlError, type Resolve } from './url-guard.js';
 import { SubscriptionRepository, type SubscriptionRow } from './subscription.repository.js';
 import { DeliveryRepository, serializeEnvelope } from './delivery.repository.js';
 import type { WebhookSender } from './sender.js';
@@ -320,10 +320,12 @@ export class WebhookService {
 
   private async checkedUrl(text: string): Promise<string> {
     if (typeof text !== 'string') throw new ValidationError([{ field: 'url', message: 'must be a string' }]);
+    const url = canonicalUrl(text);
     try {
-      const checked = await checkUrl(text.trim(), { allowInsecure: this.opts.allowInsecureUrls, ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}) });
-      void checked;
-      return text.trim();
+      checkUrlShape(text.trim(), this.opts.allowInsecureUrls);
+      checkUrlText(text);
+      await checkUrl(url, { allowInsecure: this.opts.allowInsecureUrls, ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}) });
+      return url;
     } catch (err) {
       if (err instanceof UnsafeUrlError)
         throw new BadRequestError('invalid_webhook_url', `Webhook URL refused: ${err.message}`, [{ field: 'url', message: err.message }]);

@@ -115,8 +115,31 @@ describe('webhook management API', () => {
     expect(listed).toHaveLength(5);
   });
 
+  it('stores a URL in one spelling, so two spellings of one endpoint are the same URL (409)', async () => {
+    const { map: m3, key: k3 } = await makeMap(s.platform);
+    const b3 = `/api/maps/${m3.id}/webhooks`;
+    const post = (url: string) =>
+      s.fetch(b3, { method: 'POST', token: k3, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, events: ['*'] }) });
+    const first = await post(' HTTPS://93.184.216.60:443/Hook?a=1#top ');
+    expect(first.status).toBe(201);
+    expect(((await first.json()) as { data: { url: string } }).data.url).toBe('https://93.184.216.60/Hook?a=1');
+    for (const spelling of ['https://93.184.216.60/Hook?a=1', 'https://93.184.216.60:443/Hook?a=1', 'HTTPS://93.184.216.60/Hook?a=1#other']) {
+      const dup = await post(spelling);
+      expect(dup.status, spelling).toBe(409);
+      expect(((await dup.json()) as { code: string }).code).toBe('webhook_url_exists');
+    }
+    // The path's case and the query are part of the endpoint.
+    expect((await post('https://93.184.216.60/hook?a=1')).status).toBe(201);
+    const listed = ((await (await s.fetch(b3, { token: k3 })).json()) as { data: { url: string }[] }).data.map((d) => d.url).sort();
+    expect(listed).toEqual(['https://93.184.216.60/Hook?a=1', 'https://93.184.216.60/hook?a=1']);
+  });
+
   it.each([
     ['http://93.184.216.50/hook', 'must use https'],
+    ['https://[::ffff:0:7f00:1]/hook', 'not a public address'],
+    ['https://93.184.216.53/a\r\nX-Injected: 1', 'control characters'],
+    ['https://93.184.216.54/a b', 'spaces'],
+    ['https://93.184.216.55/\u0000', 'NUL character'],
     ['https://127.0.0.1/hook', 'not a public address'],
     ['https://10.1.2.3/hook', 'not a public address'],
     ['https://169.254.169.254/latest', 'not a public address'],
