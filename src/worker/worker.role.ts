@@ -7,6 +7,7 @@ import { DeliveryWorker } from '../webhooks/delivery-worker.js';
 import { webhookMetrics } from '../webhooks/webhook.metrics.js';
 import { DeliveryRepository } from '../webhooks/delivery.repository.js';
 import { SubscriptionRepository } from '../webhooks/subscription.repository.js';
+import { WebhookEventSkipper } from '../webhooks/event-skipper.js';
 
 /** The durable consumer's name: every worker process shares its position. */
 export const WEBHOOK_CONSUMER = 'webhooks';
@@ -17,7 +18,8 @@ export interface WorkerHandle extends RoleHandle {
 
 /**
  * The worker role: webhook delivery (src/webhooks/delivery-worker.ts). With SERVICE_WEBHOOKS_ENABLED
- * off it delivers nothing and serves only its probes and metrics.
+ * off it delivers nothing: it moves the webhook consumer past every event (src/webhooks/event-skipper.ts),
+ * so events written while webhooks are off are never sent, and serves its probes and metrics.
  */
 export const workerRole: Role<WorkerHandle> = {
   ...ROLE_INFO.worker,
@@ -25,8 +27,17 @@ export const workerRole: Role<WorkerHandle> = {
     const { config } = core;
     const log = core.log.child({ role: 'worker' });
     if (!config.webhooksEnabled) {
-      log.info('worker role started; SERVICE_WEBHOOKS_ENABLED is off, so no webhooks are delivered');
-      return { worker: undefined, readiness: [], async stopAccepting() {}, async stop() {} };
+      const skipper = new WebhookEventSkipper({ consumer: await core.events.consumer(WEBHOOK_CONSUMER), log });
+      skipper.start();
+      log.info('worker role started; SERVICE_WEBHOOKS_ENABLED is off: events are passed over and no webhooks are delivered');
+      return {
+        worker: undefined,
+        readiness: [],
+        async stopAccepting() {},
+        async stop() {
+          await skipper.stop();
+        },
+      };
     }
     const db = dbOf(core.db.orm);
     const deliveries = new DeliveryRepository();
