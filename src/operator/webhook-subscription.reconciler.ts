@@ -105,10 +105,13 @@ export class WebhookSubscriptionReconciler {
       return this.refuse(obj, refusalOf(err)!);
     }
     // `active` is applied only when the spec changed: a subscription the workers disabled after repeated
-    // failures stays disabled (and shows as Degraded) until the resource is edited.
+    // failures stays disabled (and shows as Degraded) until the resource is edited. A spec whose last
+    // application was refused (Ready=False, written by refuse() with this generation) is tried again,
+    // so it stays refused until what it needs exists, instead of passing for applied.
     const stale =
       !sub ||
       obj.status?.observedGeneration !== generation ||
+      obj.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False') === true ||
       obj.status?.secretVersion !== secret.version ||
       obj.status?.subscriptionId !== sub.id ||
       sub.url !== canonicalUrl(spec.url) ||

@@ -269,6 +269,30 @@ describe.skipIf(unavailable)('operator: WebhookSubscription resources on a real 
     expect(() => apply('team-b', 'bad-event', { map: mapSlug, url: 'https://example.com/hook', events: ['nope'] })).toThrow(/spec.events/);
   });
 
+  it('keeps a refused spec change refused (the subscription keeps its last applied settings) until it can be applied', async () => {
+    apply('team-a', 'moving', { map: mapId, url: `${receiver.url}/moving`, events: ['*'] });
+    await ready('team-a', 'moving');
+    const before = (await api.platform.webhooks.getManaged('kubernetes:team-a/moving'))!;
+    apply('team-a', 'moving', { map: 'no-such-map', url: `${receiver.url}/moving`, events: ['*'] });
+    await eventually('MapNotFound', () => condition(getCr('team-a', 'moving'), 'Ready')?.reason === 'MapNotFound');
+    // A delivery outcome on the subscription (as the workers record one) makes the status refresh
+    // (every 300 ms here) reconcile the resource again: it must stay refused, not pass for applied.
+    await api.platform.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update webhook_subscriptions set last_delivery_at = now() where managed_by = 'kubernetes:team-a/moving'`);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const cr = getCr('team-a', 'moving')!;
+    expect(condition(cr, 'Ready')).toMatchObject({ status: 'False', reason: 'MapNotFound' });
+    expect(condition(cr, 'Degraded')).toMatchObject({ status: 'True', reason: 'MapNotFound' });
+    const during = (await api.platform.webhooks.getManaged('kubernetes:team-a/moving'))!;
+    expect({ id: during.id, mapId: during.mapId, active: during.active }).toEqual({ id: before.id, mapId: before.mapId, active: true });
+    // Pointed at an existing map again, it is Ready again.
+    apply('team-a', 'moving', { map: mapSlug, url: `${receiver.url}/moving`, events: ['*'] });
+    await ready('team-a', 'moving', 3);
+    kubectl(['delete', 'webhooksubscriptions.mapintel.io', 'moving', '-n', 'team-a', '--wait=true']);
+  });
+
   it('removes the subscription on delete, then the finalizer; the owned Secret is garbage-collected', async () => {
     apply('team-a', 'short-lived', { map: mapSlug, url: `${receiver.url}/short`, events: ['*'] });
     await ready('team-a', 'short-lived');
