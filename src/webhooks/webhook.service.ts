@@ -222,6 +222,9 @@ export class WebhookService {
     const sub = await this.find(this.db, map, id);
     const event = await this.events.byId(map.id, canonical);
     if (!event) throw new NotFoundError('Event not found (unknown, of another map, or past the event log retention)', 'event_not_found');
+    if (!sub.events.includes('*') && !sub.events.includes(event.type)) {
+      throw new ConflictError('event_not_subscribed', `This subscription does not receive ${event.type} events (its events: ${sub.events.join(', ')})`);
+    }
     await this.deliveries.requeue(this.db, {
       subscriptionId: sub.id,
       mapId: map.id,

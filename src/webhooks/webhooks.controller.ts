@@ -168,7 +168,7 @@ export class WebhooksController extends Controller {
 
   /**
    * Queues one event of the map again for this subscription (a fresh series of attempts, sent at once by
-   * a worker), whatever happened to it before.
+   * a worker), whatever happened to it before. The event's type must be one the subscription receives.
    * @summary Redeliver an event
    * @param map_id Map UUID or slug.
    * @param id Subscription id.
@@ -176,6 +176,10 @@ export class WebhooksController extends Controller {
   @Post('{id}/redeliver')
   @SuccessResponse(202, 'Queued')
   @Response<ErrorResponse>(404, 'Unknown subscription, or an event unknown to the map (or past retention)')
+  @Response<ErrorResponse>(409, 'The subscription does not receive events of that type', {
+    error: 'This subscription does not receive map_kill events (its events: add_system)',
+    code: 'event_not_subscribed',
+  })
   public async redeliverWebhookEvent(
     @Request() req: ExRequest,
     @Path() map_id: string,

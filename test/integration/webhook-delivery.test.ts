@@ -296,6 +296,32 @@ describe.each([
     });
     expect(malformed.status).toBe(400);
 
+    // A subscription that does not receive the event's type gets no redelivery of it.
+    const killsOnly = await s.fetch(`/api/maps/${map.id}/webhooks`, {
+      method: 'POST',
+      token: key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${receiver.url}/kills-only`, events: ['map_kill'] }),
+    });
+    expect(killsOnly.status).toBe(201);
+    const killsOnlyId = ((await killsOnly.json()) as { data: { id: string } }).data.id;
+    const refused = await s.fetch(`/api/maps/${map.id}/webhooks/${killsOnlyId}/redeliver`, {
+      method: 'POST',
+      token: key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event_id: eventId }),
+    });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: `This subscription does not receive ${first!.headers['x-service-event-type'] as string} events (its events: map_kill)`,
+      code: 'event_not_subscribed',
+    });
+    const queued = await s.platform.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ n: string }[]>('select count(*)::text as n from webhook_deliveries where subscription_id = ?', [killsOnlyId]);
+    expect(queued[0]!.n).toBe('0');
+
     const ping = await s.fetch(`/api/maps/${map.id}/webhooks/${subs[0]!.id}/ping`, { method: 'POST', token: key });
     expect(ping.status).toBe(200);
     const result = ((await ping.json()) as { data: Record<string, unknown> }).data;
