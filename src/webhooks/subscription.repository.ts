@@ -121,7 +121,9 @@ export class SubscriptionRepository {
     }
     if (f.active !== undefined) {
       sets.push(
-        'consecutive_failures = case when ? and not active then 0 else consecutive_failures end',
+        // `active: true` resets the failure count, whether the subscription was off (disabled after
+        // failures) or still on; `active_since` moves only when it comes back on.
+        'consecutive_failures = case when ? then 0 else consecutive_failures end',
         'active_since = case when ? and not active then now() else active_since end',
         'active = ?',
       );

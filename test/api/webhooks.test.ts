@@ -81,6 +81,21 @@ describe('webhook management API', () => {
     expect(updated).toMatchObject({ id: created.id, url: PUBLIC(2), events: ['connection_added'], active: false });
     expect(updated).not.toHaveProperty('secret');
 
+    // `active: true` resets the failure count, also on a subscription that is still active.
+    const bump = (n: number) =>
+      s.platform.orm.em.fork().getConnection().execute('update webhook_subscriptions set consecutive_failures = ? where id = ?', [n, created.id]);
+    for (const [before, body] of [
+      [3, { active: true }], // off → on
+      [2, { active: true }], // on → on
+    ] as const) {
+      await bump(before);
+      const res = await s.fetch(`${base}/${created.id}`, json('PUT', body));
+      expect(((await res.json()) as { data: Record<string, unknown> }).data).toMatchObject({ active: true, consecutive_failures: 0 });
+    }
+    await bump(4);
+    const other = await s.fetch(`${base}/${created.id}`, json('PUT', { events: ['map_kill'] }));
+    expect(((await other.json()) as { data: Record<string, unknown> }).data).toMatchObject({ active: true, consecutive_failures: 4 });
+
     const rot = await s.fetch(`${base}/${created.id}/rotate-secret`, json('POST'));
     expect(rot.status).toBe(200);
     const rotated = (await rot.json()) as { data: Record<string, unknown> };
