@@ -29,7 +29,14 @@ export function parseEventFilter(raw: string | readonly string[] | undefined, fi
   if (names.length === 0 || names.includes('*')) return { all: true };
   const unknown = names.filter((n) => !isEventType(n) && !(REFERENCE_ONLY_EVENT_NAMES as readonly string[]).includes(n));
   if (unknown.length) {
-    throw new ValidationError([{ field, message: `unknown event type ${unknown.map((n) => `"${n}"`).join(', ')}; valid: *, ${EVENT_TYPES.join(', ')}` }]);
+    throw new ValidationError([
+      {
+        field,
+        message:
+          `unknown event type ${unknown.map((n) => `"${n}"`).join(', ')}; valid: *, ${EVENT_TYPES.join(', ')} ` +
+          `(also accepted, never sent by this service: ${REFERENCE_ONLY_EVENT_NAMES.join(', ')})`,
+      },
+    ]);
   }
   return { all: false, types: new Set(names.filter(isEventType)) };
 }

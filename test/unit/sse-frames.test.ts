@@ -64,6 +64,8 @@ describe('event filters', () => {
       const detail = (err as ValidationError).details![0]!;
       expect(detail.field).toBe('events');
       expect(detail.message).toMatch(/^unknown event type "nope"; valid: \*, add_system, deleted_system, /);
+      // The names accepted for clients of the reference server are listed too.
+      expect(detail.message).toMatch(/acl_member_updated \(also accepted, never sent by this service: character_added, .*rally_point_removed\)$/);
     }
   });
 });
