@@ -110,6 +110,16 @@ function findCode(err: unknown, depth = 0): string | undefined {
   return findCode(e.cause, depth + 1);
 }
 
+function isJsonScalar(raw: unknown): boolean {
+  if (typeof raw !== 'string') return false;
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v === null || typeof v !== 'object';
+  } catch {
+    return false;
+  }
+}
+
 /** Translates infrastructure errors into AppErrors; returns undefined for unknown errors (→ 500). */
 export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
@@ -118,7 +128,13 @@ export function toAppError(err: unknown): AppError | undefined {
   const ctor = e.constructor?.name ?? '';
   // body-parser errors
   if (e.type === 'entity.too.large') return new AppError(413, 'payload_too_large', 'Request body exceeds the size limit');
-  if (e.type === 'entity.parse.failed') return new BadRequestError('invalid_json', 'Request body is not valid JSON');
+  if (e.type === 'entity.parse.failed') {
+    // body-parser's strict mode refuses a valid JSON null, string, number or boolean too: that is a body
+    // of the wrong type, not broken JSON.
+    if (isJsonScalar((err as { body?: unknown }).body))
+      return new ValidationError([{ field: 'body', message: 'must be an object (or an array, where the endpoint takes one)' }]);
+    return new BadRequestError('invalid_json', 'Request body is not valid JSON');
+  }
   if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
     return new AppError(415, 'unsupported_media_type', 'Unsupported request body encoding');
   }
