@@ -267,6 +267,11 @@ describe.skipIf(unavailable)('operator: WebhookSubscription resources on a real 
     expect(await api.platform.webhooks.getManaged('kubernetes:team-b/no-map')).toBeUndefined();
     expect(() => apply('team-b', 'plain-http', { map: mapSlug, url: 'http://example.com/hook', events: ['*'] })).toThrow(/spec.url/);
     expect(() => apply('team-b', 'bad-event', { map: mapSlug, url: 'https://example.com/hook', events: ['nope'] })).toThrow(/spec.events/);
+    // spec.map takes every slug a map can have (up to 100 characters, a trailing dash included), and no more.
+    apply('team-b', 'long-slug', { map: `${'a'.repeat(99)}-`, url: `${receiver.url}/long`, events: ['*'] });
+    await eventually('MapNotFound for the long slug', () => condition(getCr('team-b', 'long-slug'), 'Ready')?.reason === 'MapNotFound');
+    kubectl(['delete', 'webhooksubscriptions.mapintel.io', 'long-slug', '-n', 'team-b', '--wait=true']);
+    expect(() => apply('team-b', 'too-long-slug', { map: 'a'.repeat(101), url: 'https://example.com/hook', events: ['*'] })).toThrow(/spec.map/);
   });
 
   it('keeps a refused spec change refused (the subscription keeps its last applied settings) until it can be applied', async () => {
