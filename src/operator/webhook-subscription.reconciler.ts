@@ -254,7 +254,11 @@ export class WebhookSubscriptionReconciler {
 function refusalOf(err: unknown): Refusal | undefined {
   if (!(err instanceof AppError) || err.status >= 500) return undefined;
   const known = REFUSALS[err.code];
-  const detail = err.details?.map((d) => `${d.field}: ${d.message}`).join('; ');
+  // Details the message already says (an invalid URL's reason) are not repeated.
+  const detail = err.details
+    ?.filter((d) => !err.message.includes(d.message))
+    .map((d) => `${d.field}: ${d.message}`)
+    .join('; ');
   return {
     reason: known?.reason ?? 'Refused',
     message: detail ? `${err.message} (${detail})` : err.message,
