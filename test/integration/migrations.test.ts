@@ -56,6 +56,38 @@ describe('migrations', () => {
     ]);
   });
 
+  it('rewrites webhook URLs stored before to their one spelling, leaving a row alone whose spelling its map has', async () => {
+    const { migrate } = await import('../../src/db/orm.js');
+    const conn = db.orm.em.fork().getConnection();
+    await db.orm.migrator.down({ to: 'Migration20261125100000_attempt_log_without_delivery' });
+    const [owner] = await conn.execute<{ id: string }[]>(
+      `insert into characters (eve_id, name, corporation_id, corporation_ticker) values ('9000001', 'Owner', '1', 'T') returning id`,
+    );
+    const [map] = await conn.execute<{ id: string }[]>(`insert into maps (slug, name, owner_character_id) values ('mig-urls', 'M', ?) returning id`, [
+      owner!.id,
+    ]);
+    const insert = (url: string) =>
+      conn.execute(`insert into webhook_subscriptions (map_id, url, events, secret_encrypted, inserted_at) values (?, ?, '{*}', 'x', clock_timestamp())`, [
+        map!.id,
+        url,
+      ]);
+    for (const url of [
+      'HTTPS://Hooks.Example.com:443/A?b=1#frag',
+      'https://other.example.com',
+      'https://hooks.example.com/A?b=1#again',
+      'https://done.example.com/x',
+    ])
+      await insert(url);
+    expect(await migrate(db.orm)).toEqual(['Migration20261126090000_webhook_url_spelling']);
+    const urls = await conn.execute<{ url: string }[]>(`select url from webhook_subscriptions where map_id = ? order by inserted_at`, [map!.id]);
+    expect(urls.map((u) => u.url)).toEqual([
+      'https://hooks.example.com/A?b=1',
+      'https://other.example.com/',
+      'https://hooks.example.com/A?b=1#again', // its spelling is taken by the older row
+      'https://done.example.com/x',
+    ]);
+  });
+
   it('is idempotent: a second run applies nothing', async () => {
     const { migrate } = await import('../../src/db/orm.js');
     expect(await migrate(db.orm)).toEqual([]);
