@@ -50,6 +50,13 @@ export interface OpenStream extends StreamSink {
 /** Waits between the attempts of a resync's backfill (about 6 s in all). */
 const RESYNC_RETRY_MS = [250, 1_000, 2_000, 3_000];
 
+/** The headers of a stream's answer (a GET's adds `connection: keep-alive`). */
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+} as const;
+
 /** The keepalive comment, encoded once for every connection and every tick (no bytes made per write). */
 const KEEPALIVE = [new SharedFrame(KEEPALIVE_FRAME)];
 
@@ -132,6 +139,13 @@ export class StreamService {
       } as const;
       throw new AppError(429, admission.code, messages[admission.code], undefined, { 'Retry-After': String(admission.retryAfterS) });
     }
+    if (req.method === 'HEAD') {
+      // The headers a GET would get, and the end of the answer: nothing is streamed, so no slot is held.
+      await admission.lease.release().catch(() => undefined);
+      res.writeHead(200, STREAM_HEADERS);
+      res.end();
+      return;
+    }
     const compat = principal.streamProfile === 'reference';
     this.stream(req, res, { principal, token, mapId: map.id, filter, lastId, compat, release: () => admission.lease.release() });
   }
@@ -142,20 +156,14 @@ export class StreamService {
     s: { principal: MapKeyPrincipal; token: string; mapId: string; filter: EventFilter; lastId: string | null; compat: boolean; release: () => Promise<void> },
   ): void {
     const { hub, metrics, config } = this.d;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      'x-accel-buffering': 'no',
-      connection: 'keep-alive',
-    });
+    res.writeHead(200, { ...STREAM_HEADERS, connection: 'keep-alive' });
     res.flushHeaders();
     req.socket.setNoDelay(true);
     // Live frames go straight to the socket, already framed: their bytes are encoded once for every
     // connection (with the chunk framing node:http would add, or none on a response without chunked
     // transfer coding), instead of node:http encoding and framing each write anew. The headers are
-    // sent, and nothing else writes to this socket, so the bytes stay in order with res.write's. A
-    // HEAD response has no body: it goes through res.write, which drops it.
-    const socket = req.method === 'GET' ? res.socket : null;
+    // sent, and nothing else writes to this socket, so the bytes stay in order with res.write's.
+    const socket = res.socket;
     const chunked = (res as unknown as { chunkedEncoding?: boolean }).chunkedEncoding === true;
     let ended = false;
     const sink: OpenStream & { lastWrite: number } = {

@@ -121,15 +121,25 @@ describe('the stream on the wire', () => {
     c.socket.destroy();
   });
 
-  it('HEAD: headers only, no body bytes even when events arrive', async () => {
+  it('HEAD: headers only, no body bytes even when events arrive, and the answer ends (no stream is held)', async () => {
     const c = rawRequest('1.1', 'HEAD');
     await c.until((b) => b.includes('\r\n\r\n'));
     await publish([envelope()]);
     await new Promise((r) => setTimeout(r, 500));
     const { head, body } = splitHead(c.bytes());
     expect(head.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(head.toLowerCase()).toContain('content-type: text/event-stream; charset=utf-8');
     expect(body.length).toBe(0);
-    c.socket.destroy();
+    // The answer is complete: a second request on the same connection is answered too.
+    const u = new URL(t.url);
+    c.socket.write(`HEAD /api/maps/${slug}/events/stream HTTP/1.1\r\nHost: ${u.host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
+    await c.closed;
+    expect(
+      c
+        .bytes()
+        .toString('latin1')
+        .match(/HTTP\/1\.1 200 OK/g),
+    ).toHaveLength(2);
   });
 
   it('disconnects a client that stops reading once 1 MiB is unsent; a reading client on the same map gets every event', async () => {
