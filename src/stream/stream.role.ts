@@ -2,7 +2,9 @@ import type { Core } from '../core/core.js';
 import type { Role, RoleHandle } from '../roles/role.js';
 import { ROLE_INFO } from '../roles/catalog.js';
 import { dbOf } from '../db/db.js';
+import express from 'express';
 import { TokenService } from '../api/token.service.js';
+import { createRateLimiter } from '../ratelimit/rate-limiter.js';
 import { MapAccess } from '../maps/map-access.js';
 import { EventLogService } from '../events/events.service.js';
 import type { Redis } from '../core/redis.js';
@@ -85,7 +87,21 @@ export const streamRole: Role<StreamHandle> = {
     });
     late.service = service;
     const streams = service;
-    core.publicHttp.route({ matches: (path) => STREAM_PATH.test(path), handle: (req, res) => streams.handle(req, res) });
+    // A stream request counts against the same per-minute budgets as the API's requests, once, at
+    // connect (shared through Redis; without REDIS_URL this process keeps its own counts).
+    const limiter = createRateLimiter({
+      limitPerMinute: config.rateLimitPerMinute,
+      redis: core.redis?.commands,
+      prefix: config.redisKeyPrefix,
+      tokens,
+      log: log.child({ component: 'ratelimit' }),
+    });
+    const front = express();
+    front.disable('x-powered-by');
+    front.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
+    front.use(limiter.middleware);
+    front.use((req, res) => streams.handle(req, res));
+    core.publicHttp.route({ matches: (path) => STREAM_PATH.test(path), handle: (req, res) => front(req, res) });
     await core.publicHttp.listen();
 
     // Revoked keys: their streams close on every process within a sweep (one query per sweep for every

@@ -106,6 +106,18 @@ describe('rate limits shared through Redis by two processes', () => {
     expectRateLimited(await seen(await a.fetch(`/api/map/connections?map_id=${mapId}`, { token: keyOne })));
   });
 
+  it("counts each stream request once against the key's budget, shared with the API, with the same headers", async () => {
+    const third = (await a.platform.admin.issueKey(mapId, { character_eve_id: ownerEveId })).api_key;
+    const list: Seen[] = [];
+    // Streams are switched off here: each connect is answered 403 sse_disabled at once, and still counts.
+    for (let i = 0; i < LIMIT - 1; i++) list.push(await seen(await (i % 2 ? b : a).fetch(`/api/maps/${mapId}/events/stream`, { token: third })));
+    list.push(await seen(await a.fetch(`/api/map/systems?map_id=${mapId}`, { token: third })));
+    expect(list.map((x) => x.status)).toEqual([403, 403, 403, 403, 200]);
+    expect(list.map((x) => x.remaining)).toEqual([4, 3, 2, 1, 0]);
+    expect(list[0]!.body).toMatchObject({ code: 'sse_disabled' });
+    expectRateLimited(await seen(await b.fetch(`/api/maps/${mapId}/events/stream`, { token: third })));
+  });
+
   it('a rate-limited write writes nothing', async () => {
     const res = await a.fetch(`/api/map/acls?map_id=${mapId}`, {
       method: 'POST',
