@@ -74,29 +74,36 @@ export interface CheckedUrl {
 }
 
 /** Spaces and control characters, which the URL parser would drop or encode silently. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const UNSAFE_CHARACTERS = /[\u0000-\u0020\u007f-\u009f]/;
 
 /**
- * The form a subscription's URL is stored and compared in: surrounding whitespace trimmed, then as the
- * URL parser writes it (scheme and host lower-case, the default port dropped, the path percent-encoded)
- * without the fragment, which is never sent. Two spellings of one endpoint are one URL per map. Text
- * that does not parse is returned trimmed (the checks refuse it).
+ * A URL given on create or update, in the form it is stored and compared in: surrounding whitespace
+ * trimmed, then as the URL parser writes it (scheme and host lower-case, the default port dropped, the
+ * path percent-encoded) without the fragment, which is never sent, so two spellings of one endpoint are
+ * one URL per map. Refuses text that is no absolute URL, and spaces or control characters inside, which
+ * the parser would drop or encode silently.
  */
-export function canonicalUrl(text: string): string {
+export function givenUrl(text: string): string {
   const trimmed = text.trim();
-  if (UNSAFE_CHARACTERS.test(trimmed)) return trimmed;
+  let url: URL;
   try {
-    const url = new URL(trimmed);
-    url.hash = '';
-    return url.href;
+    url = new URL(trimmed);
   } catch {
-    return trimmed;
+    throw new UnsafeUrlError('must be an absolute URL');
   }
+  if (UNSAFE_CHARACTERS.test(trimmed)) throw new UnsafeUrlError('must not contain spaces or control characters (percent-encode them)');
+  url.hash = '';
+  return url.href;
 }
 
-/** A new URL (create, update) must spell out what it means: no spaces or control characters inside. */
-export function checkUrlText(text: string): void {
-  if (UNSAFE_CHARACTERS.test(text.trim())) throw new UnsafeUrlError('must not contain spaces or control characters (percent-encode them)');
+/** `givenUrl`'s form, for comparing; text it refuses is returned trimmed (the checks refuse it later). */
+export function canonicalUrl(text: string): string {
+  try {
+    return givenUrl(text);
+  } catch {
+    return text.trim();
+  }
 }
 
 /** The URL's own rules, without DNS (what create and update check before resolving). */

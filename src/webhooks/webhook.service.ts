@@ -7,10 +7,10 @@ import type { MapKeyPrincipal } from '../api/principal.js';
 import { MapAccess, type MapRef } from '../maps/map-access.js';
 import { MapRefRepository } from '../maps/map.repository.js';
 import { UUID_RE } from '../db/sql.js';
-import { parseEventFilter } from '../events/event-filter.js';
+import { matchesFilter, parseEventFilter } from '../events/event-filter.js';
 import { parseEventId } from '../events/envelope.js';
 import { EventLogService } from '../events/events.service.js';
-import { canonicalUrl, checkUrl, checkUrlShape, checkUrlText, UnsafeUrlError, type Resolve } from './url-guard.js';
+import { checkUrl, givenUrl, UnsafeUrlError, type Resolve } from './url-guard.js';
 import { SubscriptionRepository, type SubscriptionRow } from './subscription.repository.js';
 import { DeliveryRepository, serializeEnvelope } from './delivery.repository.js';
 import type { WebhookSender } from './sender.js';
@@ -222,7 +222,7 @@ export class WebhookService {
     const sub = await this.find(this.db, map, id);
     const event = await this.events.byId(map.id, canonical);
     if (!event) throw new NotFoundError('Event not found (unknown, of another map, or past the event log retention)', 'event_not_found');
-    if (!sub.events.includes('*') && !sub.events.includes(event.type)) {
+    if (!matchesFilter(parseEventFilter(sub.events), event.type)) {
       throw new ConflictError('event_not_subscribed', `This subscription does not receive ${event.type} events (its events: ${sub.events.join(', ')})`);
     }
     await this.deliveries.requeue(this.db, {
@@ -323,10 +323,8 @@ export class WebhookService {
 
   private async checkedUrl(text: string): Promise<string> {
     if (typeof text !== 'string') throw new ValidationError([{ field: 'url', message: 'must be a string' }]);
-    const url = canonicalUrl(text);
     try {
-      checkUrlShape(text.trim(), this.opts.allowInsecureUrls);
-      checkUrlText(text);
+      const url = givenUrl(text);
       await checkUrl(url, { allowInsecure: this.opts.allowInsecureUrls, ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}) });
       return url;
     } catch (err) {
