@@ -77,8 +77,9 @@ program
     const cfg = config();
     const log = createLogger(cfg.logLevel);
     exitOnCrash(log);
-    const serving = await serve(cfg, { roles, logger: log });
+    const serving = serve(cfg, { roles, logger: log });
     handleSignals(serving);
+    await serving;
   });
 
 program
@@ -270,7 +271,9 @@ program
       await core.close();
       return;
     }
-    handleSignals(await serve(cfg, { core }));
+    const serving = serve(cfg, { core });
+    handleSignals(serving);
+    await serving;
   });
 
 let settled = false;

@@ -77,19 +77,28 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Se
   return { core, roles, api: roles.get(ROLE_INFO.api.name) as ApiHandle | undefined, ops, shutdown };
 }
 
-/** SIGTERM/SIGINT: drain and exit. A second signal exits at once. */
-export function handleSignals(serving: Serving): void {
+/**
+ * SIGTERM/SIGINT: drain and exit. A second signal exits at once. Installed before the roles start (pass
+ * serve()'s promise): a signal during start-up waits for it, then drains, instead of killing the process
+ * half-started; a start-up that fails is reported and exited by its caller.
+ */
+export function handleSignals(serving: Serving | Promise<Serving>): void {
   let signalled = false;
   const onSignal = (signal: string) => {
     if (signalled) process.exit(1);
     signalled = true;
-    serving.core.log.info({ signal }, 'signal received');
-    serving.shutdown().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        serving.core.log.error({ err }, 'shutdown failed');
-        process.exit(1);
+    Promise.resolve(serving).then(
+      (s) => {
+        s.core.log.info({ signal }, 'signal received');
+        s.shutdown().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            s.core.log.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
       },
+      () => undefined,
     );
   };
   process.on('SIGTERM', () => onSignal('SIGTERM'));
