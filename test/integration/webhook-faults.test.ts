@@ -10,7 +10,7 @@ import { startTestServer, TEST_ENCRYPTION_KEY, type TestServer } from '../suppor
 import { importFixture, makeMap } from '../support/factories.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { moveSystem } from '../support/sse.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
+import { gate, startReceiver, type Receiver } from '../support/receiver.js';
 import { subscribe, toggleWebhooks } from '../support/webhooks.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
 import { TEST_DATABASE_URL } from '../support/db.js';
@@ -23,7 +23,7 @@ let redis: OwnRedis;
 const workers: CliProcess[] = [];
 const receivers: Receiver[] = [];
 
-function startWorker(): CliProcess {
+function startWorker(env: Record<string, string> = {}): CliProcess {
   const w = startCli(['serve', '--roles', 'worker'], {
     PORT: '0',
     HOST: '127.0.0.1',
@@ -38,9 +38,10 @@ function startWorker(): CliProcess {
     SERVICE_WEBHOOKS_ENABLED: 'true',
     SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true',
     WEBHOOK_RETRY_WAITS: '200ms,400ms,800ms',
-    WEBHOOK_TIMEOUT_MS: '1000',
+    WEBHOOK_TIMEOUT_MS: '2000',
     SERVICE_SHUTDOWN_TIMEOUT_MS: '2000',
     LOG_LEVEL: 'info',
+    ...env,
   });
   workers.push(w);
   return w;
@@ -85,11 +86,25 @@ const deliveredIds = (r: Receiver) => r.accepted().map((x) => x.headers['x-servi
 describe('webhook delivery under faults', () => {
   it('spreads work over two workers and sends each event once', async () => {
     const { map, key, receiver } = await subscribedMap();
-    const [w1, w2] = [startWorker(), startWorker()];
+    // Held answers must not time out, however long both workers take to lease.
+    const [w1, w2] = [startWorker({ WEBHOOK_TIMEOUT_MS: '60000' }), startWorker({ WEBHOOK_TIMEOUT_MS: '60000' })];
     await w1.waitForLog('worker role started: delivering webhooks');
     await w2.waitForLog('worker role started: delivering webhooks');
+    // Answers wait until both workers hold leases: a worker holds a new subscription's one slot and a
+    // buffer of two, so the other takes part whatever the machine's speed.
+    const held = gate();
+    receiver.reply = () => ({ status: 200, hold: held.hold });
     for (let i = 0; i < 30; i++) await moveSystem(t, map.slug, key, SYSTEMS[i % 3]);
     const ids = await eventIds(map.id);
+    const owners = async () =>
+      (
+        await t.platform.orm.em
+          .getConnection()
+          .execute<{ n: string }[]>('select count(distinct lease_owner) as n from webhook_deliveries where map_id = ? and lease_owner is not null', [map.id])
+      )[0]!.n;
+    await expect.poll(owners, { timeout: 60_000, interval: 50 }).toBe('2');
+    held.open();
+    receiver.reply = () => ({ status: 200 });
     await receiver.waitFor(ids.length, 60_000);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(deliveredIds(receiver).sort()).toEqual(ids);
@@ -111,16 +126,19 @@ describe('webhook delivery under faults', () => {
 
   it('delivers every event although a worker is SIGKILLed mid-delivery', async () => {
     const { map, key, receiver } = await subscribedMap();
-    receiver.reply = () => ({ status: 200, delayMs: 700 });
+    // No answer reaches the first worker before it is killed.
+    const held = gate();
+    receiver.reply = () => ({ status: 200, hold: held.hold });
     const w1 = startWorker();
     await w1.waitForLog('worker role started: delivering webhooks');
     for (let i = 0; i < 20; i++) await moveSystem(t, map.slug, key, SYSTEMS[i % 3]);
     // Killed while its first requests wait for their answers: those deliveries are leased and unrecorded.
-    await expect.poll(() => receiver.received.length, { timeout: 30_000, interval: 10 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => receiver.received.length, { timeout: 30_000, interval: 10 }).toBeGreaterThanOrEqual(1);
     w1.child.kill('SIGKILL');
     // Requests still waiting for their answer when the worker died: it never learnt their outcome.
     const inFlight = new Set(receiver.received.filter((r) => r.answeredAt === undefined).map((r) => r.headers['x-service-event-id'] as string));
     expect(inFlight.size).toBeGreaterThan(0);
+    held.open();
     receiver.reply = () => ({ status: 200 });
     const w2 = startWorker();
     await w2.waitForLog('worker role started: delivering webhooks');
@@ -144,7 +162,13 @@ describe('webhook delivery under faults', () => {
     await moveSystem(t, map.slug, key, SYSTEMS[0]);
     await receiver.waitFor(1, 30_000, (r) => r.status === 503);
     // The outcome is recorded (a batch every 20 ms), then the worker goes away before the retry is due.
-    await new Promise((r) => setTimeout(r, 300));
+    const recorded = async () =>
+      (
+        await t.platform.orm.em
+          .getConnection()
+          .execute<{ attempts: number; lease_owner: string | null }[]>('select attempts, lease_owner from webhook_deliveries where map_id = ?', [map.id])
+      )[0];
+    await expect.poll(recorded, { timeout: 30_000, interval: 20 }).toEqual({ attempts: 1, lease_owner: null });
     expect(await w.stop()).toBe(0);
     w = startWorker();
     await w.waitForLog('worker role started: delivering webhooks');

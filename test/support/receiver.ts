@@ -25,6 +25,18 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Answer after this long (ms); a value past the sender's timeout makes it time out. */
   delayMs?: number;
+  /**
+   * Answer once this settles (then after `delayMs`, if set). A test holds a request for exactly as long
+   * as its steps take, however slow the machine, instead of guessing a delay.
+   */
+  hold?: Promise<unknown>;
+}
+
+/** A gate for `Reply.hold`: requests given `gate.hold` are answered when `gate.open()` is called. */
+export function gate(): { hold: Promise<void>; open(): void } {
+  let open!: () => void;
+  const hold = new Promise<void>((resolve) => (open = resolve));
+  return { hold, open };
 }
 
 export interface Receiver {
@@ -89,8 +101,9 @@ export async function startReceiver(
         res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
         res.end(JSON.stringify({ ok: status < 300 }));
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
-      else send();
+      const later = () => (reply.delayMs ? setTimeout(send, reply.delayMs) : send());
+      if (reply.hold) void reply.hold.then(later, later);
+      else later();
     });
   };
   const server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : http.createServer(handler);
