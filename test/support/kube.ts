@@ -2,7 +2,8 @@
  * A real Kubernetes control plane for the cluster tests, envtest style: etcd and kube-apiserver
  * (optionally kube-controller-manager, for garbage collection) on free loopback ports, with
  * certificates made by openssl, an admin kubeconfig, and kubectl and helm beside them.
- * The binaries come from `node scripts/kube-tools.mjs` (cached under .cache/kube/<version>/).
+ * The binaries come from `node scripts/kube-tools.mjs` (cached by version outside the clone; the same
+ * folder as that script computes).
  */
 import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,9 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { freePort } from './redis-server.js';
 
 export const KUBE_VERSION = 'v1.36.3';
-export const KUBE_BIN = path.resolve('.cache/kube', KUBE_VERSION);
+const ETCD_VERSION = 'v3.6.16';
+const PROJECT_CACHE = process.env.MAPINTEL_CACHE_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'mapintel');
+export const KUBE_BIN = path.join(PROJECT_CACHE, `kube-${KUBE_VERSION}-etcd-${ETCD_VERSION}`);
 
 export const bin = (name: string): string => path.join(KUBE_BIN, name);
 
