@@ -8,9 +8,9 @@ NODE_DEP := .node/node_modules/.bin/node
 endif
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help node install build run serve test test-cluster kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-webhooks bench-operator clean
+.PHONY: help node install build run serve test test-cluster test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-webhooks bench-operator clean
 help: ## list targets
-	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+	@grep -E '^[a-z0-9-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 .node/node_modules/.bin/node:
 	@echo "provisioning Node 24 into .node/ (system node is $$(node --version 2>/dev/null || echo missing))"
@@ -25,8 +25,15 @@ node_modules/.stamp: package.json package-lock.json $(NODE_DEP)
 
 install: node_modules/.stamp ## install dependencies (npm ci)
 
-build: install ## generate routes/OpenAPI (tsoa) and compile to dist/
+# The build's inputs: a second `make run` or `make test` with nothing changed does not build again.
+# tsoa writes src/api/generated/ from the rest of src/, so those files are its output, not an input.
+BUILD_INPUTS := $(shell find src -type f -not -path 'src/api/generated/*') tsoa.json tsconfig.json
+
+dist/.built: node_modules/.stamp $(BUILD_INPUTS)
 	npm run --silent build
+	@touch $@
+
+build: dist/.built ## generate routes/OpenAPI (tsoa) and compile to dist/ (only when a source changed)
 
 run: build ## embedded default: migrate, import static data (FROM=dir|url), seed the demo map, print keys, serve
 	SERVICE_SSE_ENABLED=$${SERVICE_SSE_ENABLED:-true} SERVICE_WEBHOOKS_ENABLED=$${SERVICE_WEBHOOKS_ENABLED:-true} node dist/cli.js demo $(if $(FROM),--from $(FROM))
@@ -52,16 +59,18 @@ format: install ## format src, test and scripts with Prettier
 check: build ## formatting, typecheck, lint, import circles, then every test
 	npm run --silent check
 
-test: build ## run every test tier against the machine's PostgreSQL and Redis (and a test Kubernetes control plane)
-	@node scripts/kube-tools.mjs >/dev/null || echo "!!!! Kubernetes binaries could not be built: the cluster tests will be SKIPPED"
-	node scripts/run-tests.mjs
+test: build ## the fast tiers (unit, api, integration, browser) against the machine's PostgreSQL and Redis; a few minutes
+	node scripts/run-tests.mjs --tier fast --project service
 
 kube-tools: ## build kube-apiserver, kube-controller-manager and etcd, unpack kubectl and helm into .cache/kube/ (once)
 	node scripts/kube-tools.mjs
 
-test-cluster: build ## only the cluster tests (chart, manifests, image, operator) against a real kube-apiserver
+test-cluster: build ## the cluster tier (chart, manifests, image, operator) on a real kube-apiserver; builds its binaries once per version
 	@node scripts/kube-tools.mjs >/dev/null || echo "!!!! Kubernetes binaries could not be built: the cluster tests will be SKIPPED"
-	node scripts/run-tests.mjs test/cluster
+	node scripts/run-tests.mjs --tier cluster --project cluster
+
+test-all: ## every tier, as CI runs them (.ci/run), with one total line at the end
+	bash .ci/run
 
 k8s: ## render k8s/base/mapintel.yaml from the Helm chart (a test fails when it drifts)
 	node scripts/kube-tools.mjs >/dev/null

@@ -3,7 +3,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 30_000,
+    // Generous: a test checks behaviour, and a busy machine stretches every step of it.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: files in parallel would mostly contend for PostgreSQL.
     fileParallelism: true,
