@@ -10,8 +10,10 @@ import { defaultSdeSource, SAMPLE_SDE_DIR } from './static-data/default-source.j
 import { createLogger } from './log.js';
 import { createMetrics } from './metrics.js';
 import { ROLES, selectRoles } from './roles/registry.js';
+import { ROLE_INFO } from './roles/catalog.js';
 import type { AdminService } from './admin/admin.service.js';
 import { dbOf } from './db/db.js';
+import { assertPortsFree } from './listen-address.js';
 
 function config(): Config {
   return loadConfig();
@@ -52,6 +54,13 @@ async function withAdmin<T>(fn: (admin: AdminService) => Promise<T>): Promise<T>
   return withDatabase((core) => fn(new AdminService(dbOf(core.db.orm))));
 }
 
+/** The ports a process with these roles listens on: OPS_PORT always, PORT for the public roles. */
+function portsOf(cfg: Config, roles: readonly string[]) {
+  const ports = [{ name: 'OPS_PORT', host: cfg.opsHost, port: cfg.opsPort }];
+  if (roles.includes(ROLE_INFO.api.name) || roles.includes(ROLE_INFO.stream.name)) ports.unshift({ name: 'PORT', host: cfg.host, port: cfg.port });
+  return ports;
+}
+
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
@@ -77,6 +86,12 @@ program
     const cfg = config();
     const log = createLogger(cfg.logLevel);
     exitOnCrash(log);
+    await assertPortsFree(
+      portsOf(
+        cfg,
+        roles.map((r) => r.name),
+      ),
+    );
     const serving = serve(cfg, { roles, logger: log });
     handleSignals(serving);
     await serving;
@@ -212,6 +227,8 @@ program
     const cfg = config();
     const log = createLogger(cfg.logLevel);
     exitOnCrash(log);
+    // Before the database starts and a key is issued: a second run while one serves says so at once.
+    if (opts.serve) await assertPortsFree(portsOf(cfg, [ROLE_INFO.api.name]));
     const core = await buildCore(cfg, { migrations: 'apply', logger: log });
     try {
       // Loaded by the commands that use them: `serve`, `--help` and the rest start without them.

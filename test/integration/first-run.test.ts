@@ -4,7 +4,7 @@
  * starts offline on the sample static data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +72,26 @@ describe('failures of a first run end in one clear line', () => {
       blocker.close();
     }
   });
+
+  for (const command of ['demo', 'serve']) {
+    it(`${command} with PORT taken: says so before it starts the database or issues a key`, async () => {
+      const blocker = net.createServer();
+      await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+      const port = (blocker.address() as net.AddressInfo).port;
+      const dataDir = tempDir();
+      try {
+        const r = runCli([command], { ...base, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), EMBEDDED_PG_PORT: pgPort() });
+        expectOneClearLine(
+          r,
+          new RegExp(`^error: 127\\.0\\.0\\.1:${port} is already in use \\(is another mapintel running\\?\\): stop it or set PORT to another port$`),
+        );
+        expect(r.stdout).not.toContain('mik_');
+        expect(readdirSync(dataDir)).toEqual([]);
+      } finally {
+        blocker.close();
+      }
+    });
+  }
 
   it('a damaged data folder: PostgreSQL’s own reason and what to do', () => {
     const dataDir = tempDir();
