@@ -125,7 +125,8 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
   }, 180_000);
 
   it('shuts down at once when its PostgreSQL stopped first (a terminal Ctrl-C reaches both), and starts again', async () => {
-    const config = loadConfig(env);
+    // A long shutdown window, so that waiting it out cannot pass for "at once" on a busy machine.
+    const config = loadConfig({ ...env, SERVICE_SHUTDOWN_TIMEOUT_MS: '60000' });
     const server = await serve(config, { core: await buildCore(config, { migrations: 'apply', logger: createLogger('fatal') }) });
     const pid = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     process.kill(pid, 'SIGINT');
@@ -141,8 +142,8 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
     expect(alive()).toBe(false);
     const started = performance.now();
     await server.shutdown();
-    // It waited for the server's exit event until the shutdown deadline (SHUTDOWN_TIMEOUT_MS, 10 s) before.
-    expect(performance.now() - started).toBeLessThan(3_000);
+    // It waited for the server's exit event until the shutdown deadline (60 s here) before.
+    expect(performance.now() - started).toBeLessThan(15_000);
 
     const again = await buildCore(loadConfig(env), { migrations: 'apply', logger: createLogger('error') });
     try {

@@ -178,7 +178,8 @@ describe('event tail (Redis Streams only)', () => {
     await new Promise((r) => setTimeout(r, 100));
     const started = performance.now();
     await tail.stop();
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Well before the 10 s its blocking read would take.
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(own.isOpen).toBe(false);
   });
 
@@ -302,7 +303,8 @@ describe.each(KINDS)('event consumer (%s)', (kind) => {
     expect(await read).toEqual([]);
     const waited = performance.now() - started;
     expect(waited).toBeGreaterThanOrEqual(90);
-    expect(waited).toBeLessThan(2_000);
+    // Well before the 10 s the read would wait.
+    expect(waited).toBeLessThan(5_000);
   });
 
   it('redelivers what was handed out but not committed after a restart (at least once)', async () => {

@@ -31,8 +31,8 @@ function stall(url: string, head: string, partialBody: string): Promise<Outcome>
     socket.on('close', () => resolve({ response, closedAfterMs: Date.now() - started }));
     setTimeout(() => {
       socket.destroy();
-      reject(new Error(`socket still open after 10 s; received: ${JSON.stringify(response)}`));
-    }, 10_000).unref();
+      reject(new Error(`socket still open after 25 s; received: ${JSON.stringify(response)}`));
+    }, 25_000).unref();
   });
 }
 
@@ -61,8 +61,9 @@ describe('SERVICE_REQUEST_TIMEOUT_MS', () => {
     expect(headers.toLowerCase()).toContain('content-type: application/json');
     expect(JSON.parse(payload)).toEqual({ error: 'Request timeout', code: 'request_timeout' });
     expect(closedAfterMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-    // The timeout plus Node's check interval (a tenth of it) and scheduling slack on a busy machine.
-    expect(closedAfterMs).toBeLessThan(TIMEOUT_MS + 1500);
+    // The timeout plus Node's check interval (a tenth of it) and whatever a busy machine adds; without the
+    // setting the socket would stay open for Node's five minutes.
+    expect(closedAfterMs).toBeLessThan(TIMEOUT_MS + 10_000);
     expect(t.logs.filter((l) => l.msg === 'unhandled error')).toEqual([]);
   });
 

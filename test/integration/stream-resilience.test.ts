@@ -86,7 +86,8 @@ describe('stream resilience', () => {
     expect(retries.length).toBe(2);
     expect(retries[0]).toBe(1000);
     expect(retries[1]).toBeGreaterThanOrEqual(1000);
-    expect(Date.now() - started).toBeLessThan(4000);
+    // Closed by the shutdown (window 2 s), not left to the client; a busy machine may add seconds.
+    expect(Date.now() - started).toBeLessThan(15_000);
     await stopping;
   }, 30_000);
 });

@@ -91,7 +91,7 @@ describe('webhook planning after a failed insert', () => {
       expect(events.map((e) => e.type)).toEqual(['add_system', 'system_metadata_changed']);
 
       // `b` gets its event while `a`'s insert is stuck behind the lock…
-      const gotB = await receiver.waitFor(1, 5_000, ofPath('/pipeline-b'));
+      const gotB = await receiver.waitFor(1, 20_000, ofPath('/pipeline-b'));
       expect(gotB[0]!.headers['x-service-event-id']).toBe(events[1]!.id);
       await new Promise((r) => setTimeout(r, 500));
       expect(receiver.received.filter((x) => x.path.endsWith('/pipeline-a'))).toHaveLength(0);

@@ -64,7 +64,7 @@ describe('the webhook consumer position', () => {
         }
       }),
     );
-    const got = await receiver.waitFor(30, 15_000);
+    const got = await receiver.waitFor(30, 30_000);
     const delivered = got.map((r) => r.headers['x-service-event-id'] as string);
     expect(new Set(delivered).size).toBe(30);
 
@@ -78,16 +78,16 @@ describe('the webhook consumer position', () => {
           map.id,
         ])
       )?.last_event_id;
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + 20_000;
     while ((await position()) !== newest && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(await position()).toBe(newest);
 
     // Every delivered event was in a move, and the moves were at least the interval apart.
     const moved = new Set(commits.flatMap((c) => c.ids));
     for (const id of delivered) expect(moved.has(id), id).toBe(true);
+    // How many moves 30 events make depends on the machine's speed; the interval between them does not.
     expect(commits.length).toBeGreaterThan(0);
-    expect(commits.length).toBeLessThan(30);
     const gaps = commits.slice(1).map((c, i) => c.at - commits[i]!.at);
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(95);
-  }, 30_000);
+  }, 60_000);
 });

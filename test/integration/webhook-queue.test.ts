@@ -351,7 +351,8 @@ describe('webhook delivery queue', () => {
     );
     const started = performance.now();
     expect(await repo.prune(db, 7)).toBe(5000);
-    expect(performance.now() - started).toBeLessThan(3000);
+    // A fraction of a second on a quiet machine; a scan of the attempts per delivery would take minutes.
+    expect(performance.now() - started).toBeLessThan(20_000);
     const left = await db.one<{ deliveries: number; attempts: number }>(
       `select (select count(*)::int from webhook_deliveries where subscription_id = ?) as deliveries,
               (select count(*)::int from webhook_attempts where subscription_id = ?) as attempts`,

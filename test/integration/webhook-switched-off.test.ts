@@ -61,7 +61,7 @@ describe('webhooks switched off for the service', () => {
           .getConnection()
           .execute<{ id: string }[]>(`select last_event_id as id from event_consumer_positions where consumer = 'webhooks' and map_id = ?`, [map.id])
       )[0]?.id;
-    await expect.poll(async () => (await written()).n, { timeout: 5_000, interval: 20 }).toBe('3');
+    await expect.poll(async () => (await written()).n, { timeout: 20_000, interval: 20 }).toBe('3');
     const lastOff = (await written()).id!;
     await expect.poll(position, { timeout: 10_000, interval: 50 }).toBe(lastOff);
     expect(receiver.received).toHaveLength(1);

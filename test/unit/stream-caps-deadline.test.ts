@@ -16,11 +16,12 @@ describe('RedisStreamCaps admission deadline', () => {
     const started = Date.now();
     const err = await caps.admit('map', 'key').catch((e: unknown) => e);
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
-    expect(Date.now() - started).toBeLessThan(7_000);
+    // Its own deadline, not a wait without end (a busy machine may add seconds).
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).status).toBe(503);
     expect((err as AppError).code).toBe('dependency_unavailable');
     expect(caps.held()).toBe(0);
     await caps.close();
-  }, 15_000);
+  }, 40_000);
 });
