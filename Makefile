@@ -62,7 +62,7 @@ check: build ## formatting, typecheck, lint, import circles, then every test
 test: build ## the fast tiers (unit, api, integration, browser) against the machine's PostgreSQL and Redis; a few minutes
 	node scripts/run-tests.mjs --tier fast --project service
 
-kube-tools: ## build kube-apiserver, kube-controller-manager and etcd, unpack kubectl and helm into .cache/kube/ (once)
+kube-tools: ## build kube-apiserver, kube-controller-manager and etcd, unpack kubectl and helm into ~/.cache/mapintel/ (once per version)
 	node scripts/kube-tools.mjs
 
 test-cluster: build ## the cluster tier (chart, manifests, image, operator) on a real kube-apiserver; builds its binaries once per version

@@ -138,17 +138,25 @@ describe('webhook delivery under faults', () => {
     // Requests still waiting for their answer when the worker died: it never learnt their outcome.
     const inFlight = new Set(receiver.received.filter((r) => r.answeredAt === undefined).map((r) => r.headers['x-service-event-id'] as string));
     expect(inFlight.size).toBeGreaterThan(0);
+    // The dead worker's leases, as it left them (epoch ms).
+    const leases = await t.platform.orm.em
+      .getConnection()
+      .execute<{ event_id: string; until: string }[]>(
+        `select event_id, (extract(epoch from lease_until) * 1000)::float8::text as until from webhook_deliveries where map_id = ? and lease_owner is not null`,
+        [map.id],
+      );
+    const leaseUntil = new Map(leases.map((l) => [l.event_id, Number(l.until)]));
+    for (const id of inFlight) expect(leaseUntil.get(id), id).toBeGreaterThan(0);
     held.open();
     receiver.reply = () => ({ status: 200 });
     const w2 = startWorker();
     await w2.waitForLog('worker role started: delivering webhooks');
     const ids = await eventIds(map.id);
     // The answers to the requests in flight never reached the dead worker: its leases expire
-    // (timeout + 5 s) and the new worker sends those deliveries again.
-    const times = (id: string) => receiver.received.filter((r) => r.headers['x-service-event-id'] === id).length;
-    const started = Date.now();
-    await expect.poll(() => [...inFlight].every((id) => times(id) >= 2), { timeout: 60_000, interval: 100 }).toBe(true);
-    expect(Date.now() - started).toBeGreaterThan(2_000);
+    // (timeout + 5 s) and the new worker sends those deliveries again, not before.
+    const sends = (id: string) => receiver.received.filter((r) => r.headers['x-service-event-id'] === id);
+    await expect.poll(() => [...inFlight].every((id) => sends(id).length >= 2), { timeout: 60_000, interval: 100 }).toBe(true);
+    for (const id of inFlight) expect(sends(id)[1]!.at, id).toBeGreaterThanOrEqual(leaseUntil.get(id)!);
     await expect.poll(() => new Set(deliveredIds(receiver)).size, { timeout: 60_000, interval: 100 }).toBe(ids.length);
     expect([...new Set(deliveredIds(receiver))].sort()).toEqual(ids);
     await w2.stop();
