@@ -33,8 +33,11 @@ export class ValidationError extends AppError {
   }
 }
 
+/** The text every 401 starts with: the reference server's, which existing clients match on (decisions §1). */
+export const UNAUTHORIZED_MESSAGE = "Missing or invalid 'Bearer' token";
+
 export class UnauthorizedError extends AppError {
-  constructor(message = "Missing or invalid 'Bearer' token", code = 'unauthorized') {
+  constructor(message = UNAUTHORIZED_MESSAGE, code = 'unauthorized') {
     super(401, code, message, undefined, { 'WWW-Authenticate': 'Bearer' });
   }
 }

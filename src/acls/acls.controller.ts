@@ -5,11 +5,14 @@ import type { AclService } from './acl.service.js';
 import type { MapReadService } from '../maps/map-read/map-read.service.js';
 import type { ErrorResponse } from '../api/error.dto.js';
 import {
+  ACL_KEY_UNAUTHORIZED_DESCRIPTION,
+  ACL_KEY_UNAUTHORIZED_EXAMPLE,
   DEPENDENCY_UNAVAILABLE_EXAMPLE,
   MAP_IDENTIFIER_REQUIRED_EXAMPLE,
   MAP_NOT_FOUND_EXAMPLE,
   RATE_LIMITED_EXAMPLE,
-  UNAUTHORIZED_EXAMPLE,
+  MAP_KEY_UNAUTHORIZED_DESCRIPTION,
+  MAP_KEY_UNAUTHORIZED_EXAMPLE,
 } from '../api/error-examples.js';
 import type { DataResponse } from '../maps/map.dto.js';
 import { NotFoundError } from '../errors.js';
@@ -30,7 +33,7 @@ import type {
 @Tags('ACLs')
 @Security('map_key')
 @Response<ErrorResponse>(400, 'Missing map selector or invalid body', MAP_IDENTIFIER_REQUIRED_EXAMPLE)
-@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(401, MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE)
 @Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
@@ -102,7 +105,7 @@ function aclIdOf(id: string): string {
 @Route('api/acls')
 @Tags('ACLs')
 @Security('acl_key')
-@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(401, ACL_KEY_UNAUTHORIZED_DESCRIPTION, ACL_KEY_UNAUTHORIZED_EXAMPLE)
 @Response<ErrorResponse>(404, 'Unknown ACL, or an ACL this key does not belong to', { error: 'ACL not found', code: 'acl_not_found' })
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)

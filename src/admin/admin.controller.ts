@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Path, Post, Put, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AdminService } from './admin.service.js';
 import type { ErrorResponse } from '../api/error.dto.js';
+import { ADMIN_UNAUTHORIZED_DESCRIPTION, ADMIN_UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
 import type { DataResponse, TrackedCharacterDto } from '../maps/map.dto.js';
 import type {
   AdminCharacterDto,
@@ -25,7 +26,7 @@ import type {
 @Tags('Admin')
 @Security('admin_token')
 @Response<ErrorResponse>(400, 'Invalid body')
-@Response<ErrorResponse>(401, 'Admin token missing or invalid')
+@Response<ErrorResponse>(401, ADMIN_UNAUTHORIZED_DESCRIPTION, ADMIN_UNAUTHORIZED_EXAMPLE)
 @Response<ErrorResponse>(404, 'Unknown user, character, map or key')
 @Response<ErrorResponse>(429, 'Rate limit exceeded')
 export class AdminController extends Controller {

@@ -1,8 +1,7 @@
 import type { Request as ExRequest } from 'express';
 import { depsOf } from './deps.js';
-import { presentedToken, requestPrincipal } from './request-token.js';
+import { presentedToken, requestIdentity, requestRefused } from './request-token.js';
 import type { Principal } from './principal.js';
-import { UnauthorizedError } from '../errors.js';
 
 /** Security scheme names used in @Security(); each is an HTTP bearer scheme in the OpenAPI spec. */
 export type SecurityName = 'map_key' | 'acl_key' | 'any_key' | 'admin_token';
@@ -14,12 +13,13 @@ export type SecurityName = 'map_key' | 'acl_key' | 'any_key' | 'admin_token';
  */
 export async function expressAuthentication(request: ExRequest, securityName: string, _scopes?: string[]): Promise<Principal> {
   const { tokens } = depsOf(request);
+  const accepts = KINDS[securityName as SecurityName] ?? [];
   // Malformed or missing: 401 before any lookup. Otherwise the principal the request's earlier steps
   // resolved (rate limiter, 401-before-body), or one resolution now.
-  if (!presentedToken(request)) throw new UnauthorizedError();
-  const principal = await requestPrincipal(request, tokens);
-  if (principal && KINDS[securityName as SecurityName]?.includes(principal.kind)) return principal;
-  throw new UnauthorizedError();
+  if (!presentedToken(request)) throw requestRefused(request, accepts);
+  const identity = await requestIdentity(request, tokens);
+  if (identity.principal && accepts.includes(identity.principal.kind)) return identity.principal;
+  throw requestRefused(request, accepts, identity);
 }
 
 /** Who may use each security scheme. */

@@ -4,7 +4,38 @@
  */
 import type { ErrorResponse } from './error.dto.js';
 
-export const UNAUTHORIZED_EXAMPLE: ErrorResponse = { error: "Missing or invalid 'Bearer' token", code: 'unauthorized' };
+/*
+ * 401s: one per security scheme. The message names the token the endpoint takes, then what was wrong
+ * (src/api/token-refusal.ts); each example is one of those messages (test/unit/token-refusal.test.ts).
+ */
+export const MAP_KEY_UNAUTHORIZED_DESCRIPTION = 'Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which)';
+export const ACL_KEY_UNAUTHORIZED_DESCRIPTION = 'ACL API key missing, malformed or unknown, or a token of another kind (the message says which)';
+export const ANY_KEY_UNAUTHORIZED_DESCRIPTION = 'Map or ACL API key missing, malformed, revoked or unknown, or the admin token (the message says which)';
+export const ADMIN_UNAUTHORIZED_DESCRIPTION = 'Admin token missing, malformed or wrong, or a token of another kind (the message says which)';
+
+/** The 401 of an endpoint that takes a map API key, called without a token. */
+export const MAP_KEY_UNAUTHORIZED_EXAMPLE: ErrorResponse = {
+  error: "Missing or invalid 'Bearer' token: this endpoint takes a map API key, and none was given",
+  code: 'unauthorized',
+};
+
+/** The 401 of an endpoint that takes an ACL API key, called with a map key. */
+export const ACL_KEY_UNAUTHORIZED_EXAMPLE: ErrorResponse = {
+  error: "Missing or invalid 'Bearer' token: this endpoint takes an ACL API key, not a map API key",
+  code: 'unauthorized',
+};
+
+/** The 401 of an endpoint that takes either key, called with the admin token. */
+export const ANY_KEY_UNAUTHORIZED_EXAMPLE: ErrorResponse = {
+  error: "Missing or invalid 'Bearer' token: this endpoint takes a map or ACL API key, not the admin token",
+  code: 'unauthorized',
+};
+
+/** The 401 of an admin endpoint, called with a map key. */
+export const ADMIN_UNAUTHORIZED_EXAMPLE: ErrorResponse = {
+  error: "Missing or invalid 'Bearer' token: this endpoint takes the admin token, not a map API key",
+  code: 'unauthorized',
+};
 
 export const MAP_NOT_FOUND_EXAMPLE: ErrorResponse = { error: 'Map not found', code: 'map_not_found' };
 

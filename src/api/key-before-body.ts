@@ -1,17 +1,18 @@
 import type { RequestHandler } from 'express';
-import { UnauthorizedError } from '../errors.js';
 import { openapiSpec } from './openapi.js';
 import type { Principal } from './principal.js';
 import type { TokenService } from './token.service.js';
 import { KINDS, type SecurityName } from './auth.js';
-import { presentedToken, requestPrincipal } from './request-token.js';
+import { presentedToken, requestIdentity, requestRefused } from './request-token.js';
+import type { Identity } from './token.service.js';
 
 interface SecuredOperation {
   method: string;
   pattern: RegExp;
   /** The express route template (`/api/acls/:id`), for the metrics label of an early 401. */
   route: string;
-  kinds: Set<Principal['kind']>;
+  /** Who may call it (the union of its security schemes' kinds). */
+  accepts: Principal['kind'][];
 }
 
 /** Every operation of the generated OpenAPI document that needs a token, with a matcher for its path. */
@@ -29,7 +30,7 @@ function securedOperations(): SecuredOperation[] {
     for (const [method, operation] of Object.entries(operations)) {
       const schemes = (operation.security ?? []).flatMap((s) => Object.keys(s)) as SecurityName[];
       if (!schemes.length) continue;
-      list.push({ method: method.toUpperCase(), pattern, route, kinds: new Set(schemes.flatMap((s) => KINDS[s] ?? [])) });
+      list.push({ method: method.toUpperCase(), pattern, route, accepts: [...new Set(schemes.flatMap((s) => KINDS[s] ?? []))] });
     }
   }
   return list;
@@ -48,11 +49,14 @@ export function keyBeforeBody(tokens: TokenService): RequestHandler {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     const operation = operations.find((o) => o.method === method && o.pattern.test(req.path));
     if (!operation) return next();
-    const refuse = () => {
+    const refuse = (identity?: Identity) => {
       res.locals.route = operation.route;
-      next(new UnauthorizedError());
+      next(requestRefused(req, operation.accepts, identity));
     };
     if (!presentedToken(req)) return refuse();
-    requestPrincipal(req, tokens).then((principal) => (principal && operation.kinds.has(principal.kind) ? next() : refuse()), next);
+    requestIdentity(req, tokens).then(
+      (identity) => (identity.principal && operation.accepts.includes(identity.principal.kind) ? next() : refuse(identity)),
+      next,
+    );
   };
 }

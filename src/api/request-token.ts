@@ -1,7 +1,9 @@
 import type { Request as ExRequest } from 'express';
 import { hashToken } from '../crypto.js';
+import type { UnauthorizedError } from '../errors.js';
 import type { Principal } from './principal.js';
-import { TokenService } from './token.service.js';
+import { tokenRefused } from './token-refusal.js';
+import { TokenService, type Identity } from './token.service.js';
 
 /** A request's bearer token with its hash, computed once. */
 export interface PresentedToken {
@@ -11,7 +13,7 @@ export interface PresentedToken {
 
 interface Memo {
   presented: PresentedToken | undefined;
-  principal?: Promise<Principal | null>;
+  identity?: Promise<Identity>;
 }
 
 const memos = new WeakMap<ExRequest, Memo>();
@@ -39,13 +41,29 @@ export function presentedToken(req: ExRequest): PresentedToken | undefined {
  * Whoever the request's bearer token belongs to (admin, map key, ACL key), or null: resolved once per
  * request through the token service's caches, and shared by every later step of the same request.
  */
-export function requestPrincipal(req: ExRequest, tokens: TokenService): Promise<Principal | null> {
+export async function requestPrincipal(req: ExRequest, tokens: TokenService): Promise<Principal | null> {
+  return (await requestIdentity(req, tokens)).principal;
+}
+
+/** As requestPrincipal, with whether a refused token is a revoked map key (for the 401's message). */
+export function requestIdentity(req: ExRequest, tokens: TokenService): Promise<Identity> {
   const memo = memoOf(req);
-  if (!memo.presented) return Promise.resolve(null);
-  memo.principal ??= tokens.resolveAny(memo.presented.token, memo.presented.hash);
+  if (!memo.presented) return Promise.resolve({ principal: null, revoked: false });
+  const identity = (memo.identity ??= tokens.identify(memo.presented.token, memo.presented.hash));
   // A failed lookup (database down) is not remembered: a later step may try again and answer 503 itself.
-  memo.principal.catch(() => {
-    memo.principal = undefined;
+  identity.catch(() => {
+    if (memo.identity === identity) memo.identity = undefined;
   });
-  return memo.principal;
+  return identity;
+}
+
+/**
+ * The 401 for a request an endpoint that takes `accepts` refuses: says which token the endpoint
+ * takes, and what the request gave instead as far as that may be told (src/api/token-refusal.ts).
+ * `identity` is the request's, when its token was resolved.
+ */
+export function requestRefused(req: ExRequest, accepts: readonly Principal['kind'][], identity?: Identity): UnauthorizedError {
+  const presented = memoOf(req).presented;
+  if (presented) return tokenRefused(accepts, { as: 'token', token: presented.token, identity: identity ?? { principal: null, revoked: false } });
+  return tokenRefused(accepts, req.headers.authorization?.trim() ? { as: 'malformed', where: 'header' } : { as: 'none' });
 }

@@ -1,7 +1,6 @@
 import type { Db } from '../db/db.js';
 import type { Counter } from 'prom-client';
 import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../crypto.js';
-import { UnauthorizedError } from '../errors.js';
 import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from './principal.js';
 
 /** Tokens are printable and bounded; anything else is rejected before any lookup. */
@@ -10,8 +9,9 @@ const TOKEN_RE = BEARER_TOKEN_RE;
 /** How long a resolved key is trusted without a database look; revocation takes effect within it. */
 const CACHE_TTL_MS = 3_000;
 /**
- * How long an unknown token stays known as unknown. Longer than for keys: nothing turns a random
- * token into a key (keys are generated), and a client retrying a wrong key costs no lookup meanwhile.
+ * How long an unknown (or revoked) token stays known as such. Longer than for keys: nothing turns a
+ * random token into a key (keys are generated), nothing un-revokes a key, and a client retrying a
+ * wrong key costs no lookup meanwhile.
  */
 const UNKNOWN_TTL_MS = 30_000;
 /** How long a token that resolved to a key is remembered as one, for the rate limiter (see knownRecently). */
@@ -50,13 +50,23 @@ class BoundedCache<V> {
 type KeyPrincipal = MapKeyPrincipal | AclKeyPrincipal;
 
 /**
+ * Whoever a token belongs to, or null; `revoked` when it is a map key that was revoked (the one
+ * thing about a refused token its 401 tells: src/api/token-refusal.ts).
+ */
+export interface Identity {
+  principal: Principal | null;
+  revoked: boolean;
+}
+
+/**
  * Resolves bearer tokens to principals: map keys and ACL keys by their sha256 (stored hashed / with a
  * lookup hash), the admin token by constant-time comparison. Resolutions are cached, unknown tokens
  * too, each cache bounded, so repeating a token costs no database lookup.
  */
 export class TokenService {
   private readonly keys = new BoundedCache<KeyPrincipal>(CACHE_TTL_MS, CACHE_MAX);
-  private readonly unknown = new BoundedCache<true>(UNKNOWN_TTL_MS, CACHE_MAX);
+  /** Tokens that are no key: never were (or malformed), or a revoked map key. */
+  private readonly refused = new BoundedCache<'unknown' | 'revoked'>(UNKNOWN_TTL_MS, CACHE_MAX);
   private readonly known = new BoundedCache<true>(KNOWN_TTL_MS, CACHE_MAX);
 
   constructor(
@@ -72,45 +82,23 @@ export class TokenService {
     return match?.[1] && TOKEN_RE.test(match[1]) ? match[1] : undefined;
   }
 
-  /** Extracts the bearer token from an Authorization header value; throws 401 when malformed. */
-  static parseBearer(header: string | undefined): string {
-    const token = TokenService.bearerOf(header);
-    if (!token) throw new UnauthorizedError();
-    return token;
-  }
-
   static isWellFormed(token: string): boolean {
     return TOKEN_RE.test(token);
   }
 
-  authenticateAdmin(token: string): Principal {
-    if (!this.isAdmin(token)) throw new UnauthorizedError();
-    return { kind: 'admin' };
-  }
-
-  async authenticateMapKey(token: string): Promise<MapKeyPrincipal> {
-    const p = await this.resolve(token);
-    if (p?.kind !== 'map_key') throw new UnauthorizedError();
-    return p;
-  }
-
-  async authenticateAclKey(token: string): Promise<AclKeyPrincipal> {
-    const p = await this.resolve(token);
-    if (p?.kind !== 'acl_key') throw new UnauthorizedError();
-    return p;
-  }
-
-  /** Any valid map key or ACL key (GET /api/characters). */
-  async authenticateAnyKey(token: string): Promise<MapKeyPrincipal | AclKeyPrincipal> {
-    const p = await this.resolve(token);
-    if (!p) throw new UnauthorizedError();
-    return p;
-  }
-
-  /** Whoever the token belongs to (admin, map key or ACL key), or null for an unknown or malformed token. */
+  /** Whoever the token belongs to (admin, map key or ACL key), or null for an unknown, revoked or malformed token. */
   async resolveAny(token: string, hash?: string): Promise<Principal | null> {
-    if (this.isAdmin(token)) return { kind: 'admin' };
-    return this.resolve(token, hash);
+    return (await this.identify(token, hash)).principal;
+  }
+
+  /**
+   * As resolveAny, and whether a refused token is a revoked map key. That costs nothing more: the
+   * one query that finds a map key finds a revoked one too (the ACL query is skipped for it).
+   */
+  async identify(token: string, hash?: string): Promise<Identity> {
+    if (this.isAdmin(token)) return { principal: { kind: 'admin' }, revoked: false };
+    const found = await this.resolve(token, hash);
+    return typeof found === 'string' ? { principal: null, revoked: found === 'revoked' } : { principal: found, revoked: false };
   }
 
   /**
@@ -121,7 +109,7 @@ export class TokenService {
     if (this.isAdmin(token)) return { kind: 'admin' };
     if (!TOKEN_RE.test(token)) return null;
     hash ??= hashToken(token);
-    return this.keys.get(hash) ?? (this.unknown.get(hash) ? null : undefined);
+    return this.keys.get(hash) ?? (this.refused.get(hash) ? null : undefined);
   }
 
   /** Whether the token resolved to a key in the last minutes (it may have been revoked since). */
@@ -145,38 +133,47 @@ export class TokenService {
   /** Drops cached resolutions (after a key is revoked or an ACL deleted). */
   invalidate(): void {
     this.keys.clear();
-    this.unknown.clear();
+    this.refused.clear();
   }
 
   private isAdmin(token: string): boolean {
     return this.adminToken !== undefined && safeEqual(token, this.adminToken);
   }
 
-  /** `hash` is the token's sha256 when the caller has it already (one hash per request). */
-  private async resolve(token: string, hash = hashToken(token)): Promise<KeyPrincipal | null> {
-    if (!TOKEN_RE.test(token)) return null;
+  /**
+   * The key a token is, or why it is none. `hash` is the token's sha256 when the caller has it
+   * already (one hash per request).
+   */
+  private async resolve(token: string, hash = hashToken(token)): Promise<KeyPrincipal | 'unknown' | 'revoked'> {
+    if (!TOKEN_RE.test(token)) return 'unknown';
     const now = Date.now();
     const hit = this.keys.get(hash, now);
     if (hit) return hit;
-    if (this.unknown.get(hash, now)) return null;
+    const refused = this.refused.get(hash, now);
+    if (refused) return refused;
     this.lookups?.inc();
-    let principal: KeyPrincipal | null = null;
-    const mk = await this.db.one<{ id: string; map_id: string; character_id: string; key_hash: string; stream_profile: 'spec' | 'reference' }>(
-      'select id, map_id, character_id, key_hash, stream_profile from map_api_keys where key_hash = ? and revoked_at is null',
-      [hash],
-    );
+    let found: KeyPrincipal | 'unknown' | 'revoked' = 'unknown';
+    // Revoked keys too (key_hash is unique): a valid key still costs this one query, a revoked one no more.
+    const mk = await this.db.one<{
+      id: string;
+      map_id: string;
+      character_id: string;
+      key_hash: string;
+      stream_profile: 'spec' | 'reference';
+      revoked: boolean;
+    }>('select id, map_id, character_id, key_hash, stream_profile, revoked_at is not null as revoked from map_api_keys where key_hash = ?', [hash]);
     if (mk && safeEqual(mk.key_hash, hash)) {
-      principal = { kind: 'map_key', keyId: mk.id, mapId: mk.map_id, characterId: mk.character_id, streamProfile: mk.stream_profile };
+      found = mk.revoked ? 'revoked' : { kind: 'map_key', keyId: mk.id, mapId: mk.map_id, characterId: mk.character_id, streamProfile: mk.stream_profile };
     } else {
       const acl = await this.db.one<{ id: string; api_key_hash: string }>('select id, api_key_hash from acls where api_key_hash = ?', [hash]);
-      if (acl && safeEqual(acl.api_key_hash, hash)) principal = { kind: 'acl_key', aclId: acl.id };
+      if (acl && safeEqual(acl.api_key_hash, hash)) found = { kind: 'acl_key', aclId: acl.id };
     }
-    if (principal) {
-      this.keys.set(hash, principal, now);
-      this.known.set(hash, true, now);
+    if (typeof found === 'string') {
+      this.refused.set(hash, found, now);
     } else {
-      this.unknown.set(hash, true, now);
+      this.keys.set(hash, found, now);
+      this.known.set(hash, true, now);
     }
-    return principal;
+    return found;
   }
 }

@@ -2,7 +2,7 @@ import { Controller, Get, Request, Response, Route, Security, Tags } from '@tsoa
 import type { Request as ExRequest } from 'express';
 import { principalIn } from '../api/deps.js';
 import type { ErrorResponse } from '../api/error.dto.js';
-import { DEPENDENCY_UNAVAILABLE_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE, RATE_LIMITED_EXAMPLE, ANY_KEY_UNAUTHORIZED_DESCRIPTION, ANY_KEY_UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
 import type { CharacterDto, DataResponse } from '../maps/map.dto.js';
 import type { CharactersService } from './characters.service.js';
 
@@ -21,7 +21,7 @@ export class CharactersController extends Controller {
    */
   @Get()
   @Security('any_key')
-  @Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+  @Response<ErrorResponse>(401, ANY_KEY_UNAUTHORIZED_DESCRIPTION, ANY_KEY_UNAUTHORIZED_EXAMPLE)
   @Response<ErrorResponse>(403, 'The character API is disabled on this server', {
     error: 'The character API is disabled on this server',
     code: 'character_api_disabled',

@@ -3,6 +3,7 @@ import type { Request as ExRequest } from 'express';
 import { principalOf } from '../api/deps.js';
 import type { EventLogService } from './events.service.js';
 import type { ErrorResponse } from '../api/error.dto.js';
+import { MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
 import { BadRequestError } from '../errors.js';
 import { parseEventId, type EventEnvelope } from './envelope.js';
 
@@ -18,7 +19,7 @@ export interface EventLogResponse {
 @Tags('Events')
 @Security('map_key')
 @Response<ErrorResponse>(400, 'Malformed `after` id or `limit`')
-@Response<ErrorResponse>(401, 'Token missing or invalid')
+@Response<ErrorResponse>(401, MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE)
 @Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to')
 @Response<ErrorResponse>(429, 'Rate limit exceeded')
 export class EventsController extends Controller {

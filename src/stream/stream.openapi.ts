@@ -3,9 +3,14 @@
  * role on node:http (not a tsoa controller), so its path item is written here and merged into the
  * document the API serves (`openapiSpec`).
  */
-const error = (description: string) => ({
+import type { ErrorResponse } from '../api/error.dto.js';
+import { MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
+
+const error = (description: string, example?: ErrorResponse) => ({
   description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+  content: {
+    'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' }, ...(example ? { examples: { 'Example 1': { value: example } } } : {}) },
+  },
 });
 
 export const STREAM_OPENAPI_PATH = '/api/maps/{map_id}/events/stream';
@@ -65,7 +70,7 @@ export const streamPathItem = {
         content: { 'text/event-stream': { schema: { type: 'string' } } },
       },
       '400': error('Unknown event type in `events` (`validation_failed`), or a malformed last event id (`invalid_event_id`)'),
-      '401': error('Token missing or invalid'),
+      '401': error(MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE),
       '403': error('Server-Sent Events are switched off on this server (`sse_disabled`)'),
       '404': error('Unknown map, or a map this key does not belong to'),
       '429': error('Too many streams of this map, key or process (`map_stream_limit`, `key_stream_limit`, `server_stream_limit`); see Retry-After'),

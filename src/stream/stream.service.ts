@@ -10,8 +10,9 @@ import type { Config } from '../config.js';
 import { acceptedRequestId, redactUrl, type Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { randomUUID } from 'node:crypto';
-import { AppError, BadRequestError, errorBody, ForbiddenError, toAppError, UnauthorizedError } from '../errors.js';
+import { AppError, BadRequestError, errorBody, ForbiddenError, toAppError } from '../errors.js';
 import { TokenService } from '../api/token.service.js';
+import { tokenRefused } from '../api/token-refusal.js';
 import type { MapKeyPrincipal } from '../api/principal.js';
 import type { MapAccess } from '../maps/map-access.js';
 import { parseEventId } from '../events/envelope.js';
@@ -117,8 +118,14 @@ export class StreamService {
     const header = TokenService.bearerOf(req.headers.authorization);
     const query = url.searchParams.get('token') ?? undefined;
     const token = header ?? (query && TokenService.isWellFormed(query) ? query : undefined);
-    if (!token) throw new UnauthorizedError();
-    const principal = await this.d.tokens.authenticateMapKey(token);
+    // The same 401s as the API's map endpoints (src/api/token-refusal.ts), the token parameter included.
+    if (!token) {
+      const where = req.headers.authorization?.trim() ? 'header' : query ? 'query' : undefined;
+      throw tokenRefused(['map_key'], where ? { as: 'malformed', where } : { as: 'none' });
+    }
+    const identity = await this.d.tokens.identify(token);
+    if (identity.principal?.kind !== 'map_key') throw tokenRefused(['map_key'], { as: 'token', token, identity });
+    const principal = identity.principal;
     const mapRef = decodeURIComponent(STREAM_PATH.exec(url.pathname)![1]!);
     const map = await this.d.access.byPath(principal, mapRef);
     const filter = parseEventFilter(url.searchParams.getAll('events'));

@@ -2,7 +2,13 @@ import { Body, Controller, Delete, Get, Path, Post, Put, Query, Request, Respons
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../api/deps.js';
 import type { ErrorResponse } from '../api/error.dto.js';
-import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
+import {
+  DEPENDENCY_UNAVAILABLE_EXAMPLE,
+  MAP_NOT_FOUND_EXAMPLE,
+  RATE_LIMITED_EXAMPLE,
+  MAP_KEY_UNAUTHORIZED_DESCRIPTION,
+  MAP_KEY_UNAUTHORIZED_EXAMPLE,
+} from '../api/error-examples.js';
 import type { DataResponse } from '../maps/map.dto.js';
 import type { WebhookService } from './webhook.service.js';
 import type {
@@ -35,7 +41,7 @@ const MANAGED_EXAMPLE: ErrorResponse = {
 @Tags('Webhooks')
 @Security('map_key')
 @Response<ErrorResponse>(400, 'Invalid body, URL or event type (`validation_failed`, `invalid_webhook_url`)')
-@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(401, MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE)
 @Response<ErrorResponse>(403, 'Webhooks are switched off on this server', WEBHOOKS_DISABLED_EXAMPLE)
 @Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)

@@ -214,11 +214,15 @@ describe('ACL API (spec 4.4, 2.9)', () => {
 
     it('answers 401 with a map key, without a token, and with an unknown key', async () => {
       const created = await createAcl({ name: 'Guarded' });
-      for (const token of [mapKey, undefined, 'acl_unknownunknownunknown']) {
+      for (const [token, why] of [
+        [mapKey, ', not a map API key'],
+        [undefined, ', and none was given'],
+        ['acl_unknownunknownunknown', '; the token given is not valid'],
+      ] as const) {
         const res = await send('GET', `/api/acls/${created.id}`, token);
         expect(res.status).toBe(401);
         expect(res.headers.get('www-authenticate')).toBe('Bearer');
-        expect(await res.json()).toEqual({ error: "Missing or invalid 'Bearer' token", code: 'unauthorized' });
+        expect(await res.json()).toEqual({ error: `Missing or invalid 'Bearer' token: this endpoint takes an ACL API key${why}`, code: 'unauthorized' });
       }
     });
 

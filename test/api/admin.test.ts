@@ -136,11 +136,17 @@ describe('admin API (decisions §2)', () => {
       const usersBefore = await t.platform.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from users');
       const keysBefore = await t.platform.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from map_api_keys');
       for (const [method, path, body] of endpoints()) {
-        for (const token of [undefined, mapKey, aclKey, `${ADMIN_TOKEN}x`, ADMIN_TOKEN.slice(0, -1)]) {
+        for (const [token, why] of [
+          [undefined, ', and none was given'],
+          [mapKey, ', not a map API key'],
+          [aclKey, ', not an ACL API key'],
+          [`${ADMIN_TOKEN}x`, '; the token given is not valid'],
+          [ADMIN_TOKEN.slice(0, -1), '; the token given is not valid'],
+        ] as const) {
           const res = await send(method, path, token, body);
           expect([method, path, res.status]).toEqual([method, path, 401]);
           expect(res.headers.get('www-authenticate')).toBe('Bearer');
-          expect(await res.json()).toEqual({ error: "Missing or invalid 'Bearer' token", code: 'unauthorized' });
+          expect(await res.json()).toEqual({ error: `Missing or invalid 'Bearer' token: this endpoint takes the admin token${why}`, code: 'unauthorized' });
         }
       }
       const conn = t.platform.orm.em.fork().getConnection();
@@ -149,11 +155,13 @@ describe('admin API (decisions §2)', () => {
       expect(await conn.execute(`select 1 from maps where slug = 'never-created'`)).toEqual([]);
     });
 
-    it('does not accept the admin token on map or ACL endpoints', async () => {
+    it('does not accept the admin token on map or ACL endpoints, and says so', async () => {
       const r1 = await send('GET', `/api/map/systems?slug=${fixtureMap.slug}`, ADMIN_TOKEN);
       expect(r1.status).toBe(401);
+      expect(((await r1.json()) as ErrorBody).error).toBe("Missing or invalid 'Bearer' token: this endpoint takes a map API key, not the admin token");
       const r2 = await send('GET', '/api/acls/00000000-0000-4000-8000-000000000000', ADMIN_TOKEN);
       expect(r2.status).toBe(401);
+      expect(((await r2.json()) as ErrorBody).error).toBe("Missing or invalid 'Bearer' token: this endpoint takes an ACL API key, not the admin token");
     });
   });
 

@@ -113,7 +113,7 @@ describe('GET /api/characters', () => {
     expect(status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(body).toEqual({ error: "Missing or invalid 'Bearer' token", code: 'unauthorized' });
+    expect(body).toEqual({ error: "Missing or invalid 'Bearer' token: this endpoint takes a map or ACL API key, and none was given", code: 'unauthorized' });
   });
 
   it('answers 401 for a malformed header, an unknown token, the admin token and a revoked map key', async () => {

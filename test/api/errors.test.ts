@@ -34,6 +34,7 @@ describe('errors, request ids, health and metrics', () => {
   let mapId: string;
   let aclId: string;
   let aclKey: string;
+  let ownerEveId: string;
 
   beforeAll(async () => {
     t = await startTestServer();
@@ -41,6 +42,7 @@ describe('errors, request ids, health and metrics', () => {
     const m = await makeMap(t.platform);
     key = m.key;
     mapId = m.map.id;
+    ownerEveId = m.ownerEveId;
     await makeSystem(t.platform, mapId, 30000142);
     const res = await t.fetch(`/api/map/acls?map_id=${mapId}`, {
       method: 'POST',
@@ -203,6 +205,70 @@ describe('errors, request ids, health and metrics', () => {
     it('a body-carrying DELETE with a non-JSON content type is a 415', async () => {
       const res = await t.fetch(`/api/acls/${aclId}/members/1`, { method: 'DELETE', token: aclKey, headers: { 'content-type': 'text/plain' }, body: 'x' });
       await expectJsonError(res, 415, 'unsupported_media_type');
+    });
+  });
+
+  describe('401 messages', () => {
+    const REF = "Missing or invalid 'Bearer' token: ";
+    const MALFORMED = "the Authorization header is not 'Bearer <token>' with a token of 16 to 256 letters, digits and - . _ ~ + / =";
+
+    async function expect401(path: string, headers: Record<string, string>, message: string, method = 'GET'): Promise<void> {
+      const res = await t.fetch(path, { method, headers });
+      const body = await expectJsonError(res, 401, 'unauthorized');
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      expect(body).toEqual({ error: `${REF}${message}`, code: 'unauthorized' });
+    }
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+    it('a request without a token: which token the endpoint takes', async () => {
+      await expect401(`/api/map/systems?map_id=${mapId}`, {}, 'this endpoint takes a map API key, and none was given');
+      await expect401(`/api/acls/${aclId}`, {}, 'this endpoint takes an ACL API key, and none was given');
+      await expect401('/api/characters', {}, 'this endpoint takes a map or ACL API key, and none was given');
+      await expect401('/api/admin/users', {}, 'this endpoint takes the admin token, and none was given');
+    });
+
+    it('a malformed Authorization header: says so, without repeating it', async () => {
+      for (const authorization of [`Basic ${key}`, 'Bearer', 'Bearer short', `Bearer ${key} ${key}`]) {
+        await expect401(`/api/map/systems?map_id=${mapId}`, { authorization }, `this endpoint takes a map API key; ${MALFORMED}`);
+      }
+    });
+
+    it('an ACL key on a map endpoint, and a map key on an ACL endpoint: names both kinds, before the body', async () => {
+      await expect401(`/api/map/systems?map_id=${mapId}`, bearer(aclKey), 'this endpoint takes a map API key, not an ACL API key');
+      await expect401(`/api/maps/${mapId}/systems`, { ...bearer(aclKey), ...JSON_CT }, 'this endpoint takes a map API key, not an ACL API key', 'POST');
+      await expect401(`/api/acls/${aclId}`, bearer(key), 'this endpoint takes an ACL API key, not a map API key');
+    });
+
+    it('a map key on an admin endpoint, and the admin token on a map endpoint', async () => {
+      await expect401('/api/admin/users', bearer(key), 'this endpoint takes the admin token, not a map API key');
+      // The test admin token has no adm_ prefix: it is told by what it is.
+      await expect401(`/api/map/systems?map_id=${mapId}`, bearer(ADMIN_TOKEN), 'this endpoint takes a map API key, not the admin token');
+      await expect401('/api/characters', bearer(ADMIN_TOKEN), 'this endpoint takes a map or ACL API key, not the admin token');
+    });
+
+    it('a revoked map key: says it was revoked, used before its revocation or never', async () => {
+      for (const usedBefore of [true, false]) {
+        const issued = await t.platform.admin.issueKey(mapId, { character_eve_id: ownerEveId });
+        if (usedBefore) expect((await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: issued.api_key })).status).toBe(200);
+        await t.platform.admin.revokeKey(mapId, issued.id);
+        await expect401(
+          `/api/map/systems?map_id=${mapId}`,
+          bearer(issued.api_key),
+          'this endpoint takes a map API key; the map API key given has been revoked',
+        );
+        // Elsewhere it is a map key like any other.
+        await expect401(`/api/acls/${aclId}`, bearer(issued.api_key), 'this endpoint takes an ACL API key, not a map API key');
+      }
+    });
+
+    it('an unknown map key: the same words as any unknown token, whatever map it names', async () => {
+      const unknown = 'this endpoint takes a map API key; the token given is not valid';
+      for (const token of [`mik_${'0'.repeat(43)}`, 'not-a-key-but-well-formed']) {
+        await expect401(`/api/map/systems?map_id=${mapId}`, bearer(token), unknown);
+        await expect401('/api/map/systems?map_id=00000000-0000-4000-8000-000000000000', bearer(token), unknown);
+      }
+      await expect401(`/api/acls/${aclId}`, bearer(`acl_${'0'.repeat(43)}`), 'this endpoint takes an ACL API key; the token given is not valid');
+      await expect401('/api/admin/users', bearer(`${ADMIN_TOKEN}x`), 'this endpoint takes the admin token; the token given is not valid');
     });
   });
 

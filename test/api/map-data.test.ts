@@ -843,7 +843,7 @@ describe('map data endpoints (spec 4.1)', () => {
         expect(r.status, sel).toBe(401);
         expect(r.res.headers.get('www-authenticate')).toBe('Bearer');
         expect(r.res.headers.get('content-type')).toMatch(/^application\/json/);
-        expect(r.body).toEqual({ error: "Missing or invalid 'Bearer' token", code: 'unauthorized' });
+        expect(r.body).toEqual({ error: "Missing or invalid 'Bearer' token: this endpoint takes a map API key, and none was given", code: 'unauthorized' });
       }
     });
 
@@ -877,7 +877,10 @@ describe('map data endpoints (spec 4.1)', () => {
         const r = await get(`${path}${sep}map_id=${mapId}`, issued.api_key);
         expect(r.status, path).toBe(401);
         expect(r.res.headers.get('www-authenticate')).toBe('Bearer');
-        expect(r.body.code).toBe('unauthorized');
+        expect(r.body).toEqual({
+          error: "Missing or invalid 'Bearer' token: this endpoint takes a map API key; the map API key given has been revoked",
+          code: 'unauthorized',
+        });
       }
       expect((await get(`/api/map/systems?map_id=${mapId}`, key)).status).toBe(200);
     });

@@ -77,7 +77,10 @@ describe('GET /api/map/systems', () => {
     const res = await t.fetch(`/api/map/systems?slug=${slug}`);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
-    expect(await res.json()).toEqual({ error: "Missing or invalid 'Bearer' token", code: 'unauthorized' });
+    expect(await res.json()).toEqual({
+      error: "Missing or invalid 'Bearer' token: this endpoint takes a map API key, and none was given",
+      code: 'unauthorized',
+    });
   });
 
   it('answers 400 map_identifier_required without a selector', async () => {

@@ -68,6 +68,38 @@ describe('GET /api/maps/{map_id}/events/stream', () => {
     }
   });
 
+  it("answers 401 with the API's messages: which token it takes and what was wrong, the token parameter included", async () => {
+    // An ACL key and a revoked key of a map of their own: this file's map keeps its events.
+    const own = await makeMap(t.platform);
+    const aclRes = await fetch(`${t.url}/api/map/acls?slug=${own.map.slug}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${own.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ acl: { name: 'Stream 401', owner_eve_id: own.ownerEveId } }),
+    });
+    expect(aclRes.status).toBe(200);
+    const aclKey = ((await aclRes.json()) as { data: { api_key: string } }).data.api_key;
+    const revoked = await t.platform.admin.issueKey(own.map.slug, { character_eve_id: own.ownerEveId });
+    await t.platform.admin.revokeKey(own.map.slug, revoked.id);
+    const takes = "Missing or invalid 'Bearer' token: this endpoint takes a map API key";
+    const form = 'a token of 16 to 256 letters, digits and - . _ ~ + / =';
+    const cases: [string, Record<string, string>, string][] = [
+      ['', {}, `${takes}, and none was given`],
+      ['', { authorization: 'Bearer short' }, `${takes}; the Authorization header is not 'Bearer <token>' with ${form}`],
+      ['?token=mik_nope', {}, `${takes}; the token parameter is not ${form}`],
+      ['', { authorization: `Bearer ${aclKey}` }, `${takes}, not an ACL API key`],
+      [`?token=${aclKey}`, {}, `${takes}, not an ACL API key`],
+      ['', { authorization: `Bearer ${ADMIN_TOKEN}` }, `${takes}, not the admin token`],
+      ['', { authorization: `Bearer ${revoked.api_key}` }, `${takes}; the map API key given has been revoked`],
+      [`?token=mik_${'0'.repeat(43)}`, {}, `${takes}; the token given is not valid`],
+    ];
+    for (const [query, headers, message] of cases) {
+      const res = await fetch(`${t.url}/api/maps/${slug}/events/stream${query}`, { headers });
+      expect(res.status, message).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      expect(await res.json()).toEqual({ error: message, code: 'unauthorized' });
+    }
+  });
+
   it('opens with the SSE headers, retry and connected frames, then delivers each change as id + data', async () => {
     const c = await stream(`?token=${key}`, { authorization: '' });
     expect(c.status).toBe(200);

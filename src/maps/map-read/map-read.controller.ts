@@ -8,7 +8,8 @@ import {
   MAP_IDENTIFIER_REQUIRED_EXAMPLE,
   MAP_NOT_FOUND_EXAMPLE,
   RATE_LIMITED_EXAMPLE,
-  UNAUTHORIZED_EXAMPLE,
+  MAP_KEY_UNAUTHORIZED_DESCRIPTION,
+  MAP_KEY_UNAUTHORIZED_EXAMPLE,
 } from '../../api/error-examples.js';
 import type { SystemsService } from '../systems/systems.service.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
@@ -30,7 +31,7 @@ import type { UserCharactersDto } from '../tracking/tracking.dto.js';
 @Tags('Map data')
 @Security('map_key')
 @Response<ErrorResponse>(400, 'Missing map selector, malformed parameter', MAP_IDENTIFIER_REQUIRED_EXAMPLE)
-@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(401, MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE)
 @Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)

@@ -3,7 +3,13 @@ import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags,
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../api/deps.js';
 import type { ErrorResponse } from '../../api/error.dto.js';
-import { DEPENDENCY_UNAVAILABLE_EXAMPLE, MAP_NOT_FOUND_EXAMPLE, RATE_LIMITED_EXAMPLE, UNAUTHORIZED_EXAMPLE } from '../../api/error-examples.js';
+import {
+  DEPENDENCY_UNAVAILABLE_EXAMPLE,
+  MAP_NOT_FOUND_EXAMPLE,
+  RATE_LIMITED_EXAMPLE,
+  MAP_KEY_UNAUTHORIZED_DESCRIPTION,
+  MAP_KEY_UNAUTHORIZED_EXAMPLE,
+} from '../../api/error-examples.js';
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
 import type { StructuresService } from './structures.service.js';
 import type { StructureTimerDto } from './structures.dto.js';
@@ -12,7 +18,7 @@ import type { StructureTimerDto } from './structures.dto.js';
 @Route('api/maps/{map_id}')
 @Security('map_key')
 @Response<ErrorResponse>(400, 'Malformed parameter or body (`validation_failed` with details)', MAP_PATH_VALIDATION_EXAMPLE)
-@Response<ErrorResponse>(401, 'Token missing or invalid', UNAUTHORIZED_EXAMPLE)
+@Response<ErrorResponse>(401, MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE)
 @Response<ErrorResponse>(404, 'Unknown map, or a map this key does not belong to', MAP_NOT_FOUND_EXAMPLE)
 @Response<ErrorResponse>(429, 'Rate limit exceeded (see Retry-After)', RATE_LIMITED_EXAMPLE)
 @Response<ErrorResponse>(503, 'Database unavailable (see Retry-After)', DEPENDENCY_UNAVAILABLE_EXAMPLE)
