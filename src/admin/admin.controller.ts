@@ -34,7 +34,10 @@ export class AdminController extends Controller {
     super();
   }
 
-  /** Creates a user. */
+  /**
+   * Creates a user.
+   * @summary Create a user
+   */
   @Post('users')
   @SuccessResponse(201, 'Created')
   public async createUser(@Body() body: CreateUserRequest): Promise<DataResponse<UserDto>> {
@@ -42,37 +45,55 @@ export class AdminController extends Controller {
     return { data: await this.admin.createUser(body.name) };
   }
 
-  /** Lists users with their characters. */
+  /**
+   * Lists users with their characters.
+   * @summary List users
+   */
   @Get('users')
   public async listUsers(): Promise<DataResponse<UserDto[]>> {
     return { data: await this.admin.listUsers() };
   }
 
-  /** One user. */
+  /**
+   * One user.
+   * @summary One user
+   */
   @Get('users/{id}')
   public async getUser(@Path() id: string): Promise<DataResponse<UserDto>> {
     return { data: await this.admin.getUser(id) };
   }
 
-  /** Sets or clears (null) the user's main character; it must be one of the user's characters. */
+  /**
+   * Sets or clears (null) the user's main character; it must be one of the user's characters.
+   * @summary Set a user's main character
+   */
   @Put('users/{id}/main-character')
   public async setMainCharacter(@Path() id: string, @Body() body: SetMainCharacterRequest): Promise<DataResponse<UserDto>> {
     return { data: await this.admin.setMainCharacter(id, body.eve_id) };
   }
 
-  /** Creates or updates a character by `eve_id`. */
+  /**
+   * Creates or updates a character by `eve_id`.
+   * @summary Create or update a character
+   */
   @Put('characters')
   public async upsertCharacter(@Body() body: UpsertCharacterRequest): Promise<DataResponse<AdminCharacterDto>> {
     return { data: await this.admin.upsertCharacter(body) };
   }
 
-  /** Lists characters with their record and user ids. */
+  /**
+   * Lists characters with their record and user ids.
+   * @summary List characters
+   */
   @Get('characters')
   public async listAdminCharacters(): Promise<DataResponse<AdminCharacterDto[]>> {
     return { data: await this.admin.listCharacters() };
   }
 
-  /** Creates a map; the response carries its first key (bound to the owner) once. */
+  /**
+   * Creates a map; the response carries its first key (bound to the owner) once.
+   * @summary Create a map and its first key
+   */
   @Post('maps')
   @SuccessResponse(201, 'Created')
   @Response<ErrorResponse>(409, 'Slug taken')
@@ -81,19 +102,28 @@ export class AdminController extends Controller {
     return { data: await this.admin.createMap(body) };
   }
 
-  /** Lists maps. */
+  /**
+   * Lists maps.
+   * @summary List maps
+   */
   @Get('maps')
   public async listMaps(): Promise<DataResponse<AdminMapDto[]>> {
     return { data: await this.admin.listMaps() };
   }
 
-  /** One map. */
+  /**
+   * One map.
+   * @summary One map
+   */
   @Get('maps/{map}')
   public async getMap(@Path() map: string): Promise<DataResponse<AdminMapDto>> {
     return { data: await this.admin.getMap(map) };
   }
 
-  /** Issues another key for the map, bound to a character; the key is shown once. */
+  /**
+   * Issues another key for the map, bound to a character; the key is shown once.
+   * @summary Issue a map key
+   */
   @Post('maps/{map}/keys')
   @SuccessResponse(201, 'Created')
   public async issueMapKey(@Path() map: string, @Body() body: IssueMapKeyRequest): Promise<DataResponse<IssuedMapKeyDto>> {
@@ -101,13 +131,19 @@ export class AdminController extends Controller {
     return { data: await this.admin.issueKey(map, body) };
   }
 
-  /** Lists the map's keys (never the keys themselves). */
+  /**
+   * Lists the map's keys (never the keys themselves).
+   * @summary List a map's keys
+   */
   @Get('maps/{map}/keys')
   public async listMapKeys(@Path() map: string): Promise<DataResponse<MapKeyDto[]>> {
     return { data: await this.admin.listKeys(map) };
   }
 
-  /** Revokes a key; it stops working at once. */
+  /**
+   * Revokes a key; it stops working at once.
+   * @summary Revoke a map key
+   */
   @Delete('maps/{map}/keys/{key_id}')
   public async revokeMapKey(@Path() map: string, @Path() key_id: string): Promise<DataResponse<MapKeyDto>> {
     return { data: await this.admin.revokeKey(map, key_id) };
@@ -115,6 +151,7 @@ export class AdminController extends Controller {
 
   /**
    * Tracks (or untracks with `tracked: false`) a character on the map.
+   * @summary Track a character on a map
    * @pattern eve_id ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero
    */
   @Put('maps/{map}/characters/{eve_id}')
@@ -124,6 +161,7 @@ export class AdminController extends Controller {
 
   /**
    * Removes a character from the map.
+   * @summary Remove a character from a map
    * @pattern eve_id ^[1-9][0-9]{0,19}$ must be decimal digits without a leading zero
    */
   @Delete('maps/{map}/characters/{eve_id}')

@@ -30,6 +30,7 @@ export class EventsController extends Controller {
   /**
    * Events of the map after `after` (exclusive), oldest first, as event envelopes. Events are
    * kept EVENTS_RETENTION_DAYS days.
+   * @summary Event log of a map
    * @param map_id Map UUID or slug.
    * @param after ULID of the last event already seen; omitted means from the oldest kept event.
    * @param limit Page size.
