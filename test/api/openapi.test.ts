@@ -54,7 +54,7 @@ interface OpenApiDoc {
   openapi: string;
   info: { title: string; version: string };
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, SchemaObject>; securitySchemes: Record<string, { type: string; scheme?: string }> };
+  components: { schemas: Record<string, SchemaObject>; securitySchemes: Record<string, { type: string; scheme?: string; description?: string }> };
   security?: Record<string, string[]>[];
 }
 
@@ -242,6 +242,18 @@ describe('GET /api/openapi.json', () => {
     }
     // Security is per operation, so the unauthenticated endpoint stays open.
     expect(doc.security ?? []).toEqual([]);
+  });
+
+  it('says in each security scheme where its token comes from, naming only operations that exist', () => {
+    for (const [name, scheme] of Object.entries(doc.components.securitySchemes)) {
+      const description = scheme.description ?? '';
+      expect(description, name).toBeTruthy();
+      expect(description, name).not.toMatch(/settings/i);
+      for (const [, method, p] of description.matchAll(/`(GET|POST|PUT|PATCH|DELETE) (\/api\/[^`]*)`/g)) {
+        expect(doc.paths[p!]?.[method!.toLowerCase()], `${name}: ${method} ${p}`).toBeDefined();
+      }
+    }
+    expect(doc.components.securitySchemes.map_key).toMatchObject({ description: expect.stringContaining('`POST /api/admin/maps/{map}/keys`') as unknown });
   });
 
   it('defines the error schema {error, code, details?}', () => {
