@@ -9,6 +9,7 @@ import type { AppDeps } from './api/deps.js';
 import { AppError, BadRequestError, errorBody, toAppError, ValidationError, type ErrorDetail } from './errors.js';
 import { acceptedRequestId, redactUrl } from './log.js';
 import { consolePage } from './console/console-page.js';
+import { FAVICON_URL, serveFavicons } from './console/favicon.js';
 import { featureGates } from './api/feature-gates.js';
 import { keyBeforeBody } from './api/key-before-body.js';
 import { mapReadCache } from './api/map-read-cache.js';
@@ -98,6 +99,7 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
 
+  serveFavicons(app);
   // The event console: watch a map's events live in a browser (src/console/console-page.ts).
   const consoleHtml = consolePage();
   app.get('/console', (_req, res) => {
@@ -143,6 +145,7 @@ export function createApp(deps: AppDeps): express.Express {
     swaggerUi.serve,
     swaggerUi.setup(undefined, {
       customSiteTitle: 'mapintel API explorer',
+      customfavIcon: FAVICON_URL,
       swaggerOptions: { url: '/api/openapi.json', persistAuthorization: true, displayRequestDuration: true },
     }),
   );

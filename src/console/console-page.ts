@@ -5,6 +5,7 @@
  * dropped connection with `Last-Event-ID` on its own; "Reconnect" resumes from the last id shown.
  */
 import { EVENT_TYPES } from '../events/catalog.js';
+import { FAVICON_URL } from './favicon.js';
 
 export function consolePage(): string {
   const boxes = EVENT_TYPES.map((t) => `<label><input type="checkbox" name="type" value="${t}" checked> ${t}</label>`).join('\n        ');
@@ -14,6 +15,7 @@ export function consolePage(): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>mapintel event console</title>
+<link rel="icon" href="${FAVICON_URL}" type="image/svg+xml">
 <style>
   body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #1d232a; }
   h1 { font-size: 1.3rem; margin: 0 0 1rem; }

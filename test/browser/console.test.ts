@@ -74,4 +74,26 @@ describe('event console at /console (Chromium)', () => {
       await context.close();
     }
   }, 60_000);
+
+  it("decodes the page's icon and /favicon.ico as 32×32 images", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${t.url}/console`, { waitUntil: 'domcontentloaded' });
+      const linked = await page.getAttribute('link[rel="icon"]', 'href');
+      expect(linked).toBe('/favicon.svg');
+      // In the page (a string: the tests' TypeScript has no DOM types).
+      const decode = (url: string) =>
+        page.evaluate(`new Promise((resolve) => {
+          const img = new Image();
+          img.onload = () => resolve(img.naturalWidth + 'x' + img.naturalHeight);
+          img.onerror = () => resolve('error');
+          img.src = ${JSON.stringify(url)};
+        })`);
+      const sizes = [await decode(linked!), await decode('/favicon.ico')];
+      expect(sizes).toEqual(['32x32', '32x32']);
+    } finally {
+      await context.close();
+    }
+  });
 });
