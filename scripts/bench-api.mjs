@@ -406,7 +406,7 @@ function rssMiB(pid) {
 /** The product's V8 heap in use and in all (MiB), from its /metrics. */
 async function heapMiB(url) {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const read = (name) => Number(new RegExp(`^mapintel_process_nodejs_heap_size_${name}_bytes (\\d+)`, 'm').exec(text)?.[1]) / 2 ** 20;
+  const read = (name) => Number(new RegExp(`^mapintel_nodejs_heap_size_${name}_bytes (\\d+)`, 'm').exec(text)?.[1]) / 2 ** 20;
   return { used: read('used'), total: read('total') };
 }
 

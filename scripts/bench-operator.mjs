@@ -176,7 +176,7 @@ async function main() {
         requests(idleStart, (l) => ['POST', 'PUT', 'PATCH'].includes(l.verb) && l.resource !== 'leases'),
       leaseRenewals: requests(idleEnd, (l) => l.resource === 'leases') - requests(idleStart, (l) => l.resource === 'leases'),
       watchRestarts: requests(idleEnd, (l) => l.verb === 'WATCH') - requests(idleStart, (l) => l.verb === 'WATCH'),
-      rssMiB: Math.round(sum(idleEnd, 'mapintel_process_process_resident_memory_bytes') / 2 ** 20),
+      rssMiB: Math.round(sum(idleEnd, 'mapintel_process_resident_memory_bytes') / 2 ** 20),
     };
     const loadAfter = os
       .loadavg()

@@ -347,7 +347,7 @@ async function main() {
      */
     const loopDelay = async (w) => {
       const text = await (await fetch(`${w.ops}/metrics`)).text();
-      const gauge = (q) => Number(new RegExp(`^mapintel_process_nodejs_eventloop_lag_${q}_seconds\\S* (\\S+)$`, 'm').exec(text)?.[1]) * 1000;
+      const gauge = (q) => Number(new RegExp(`^mapintel_nodejs_eventloop_lag_${q}_seconds\\S* (\\S+)$`, 'm').exec(text)?.[1]) * 1000;
       return { p50: gauge('p50'), p99: gauge('p99'), max: gauge('max') };
     };
     const pids = () => ({ worker: worker?.child.pid, receiver: receiver.child.pid, relay: relay.child.pid });
@@ -702,7 +702,8 @@ async function main() {
               .map(([k, v]) => `${k}=${v}`)
               .join(', ')}`
           : ''
-      }${env.DATABASE_PREPARED_STATEMENTS ? `, DATABASE_PREPARED_STATEMENTS=${env.DATABASE_PREPARED_STATEMENTS}` : ''}); ` + `${mapCount} maps, ${subSeq} subscriptions (1–${subsMax} per map), one receiver process; latency = envelope ts → whole request at the receiver`,
+      }${env.DATABASE_PREPARED_STATEMENTS ? `, DATABASE_PREPARED_STATEMENTS=${env.DATABASE_PREPARED_STATEMENTS}` : ''}); ` +
+        `${mapCount} maps, ${subSeq} subscriptions (1–${subsMax} per map), one receiver process; latency = envelope ts → whole request at the receiver`,
       '',
       line(header),
       line(widths.map((w) => '-'.repeat(w))),

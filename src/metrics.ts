@@ -12,9 +12,22 @@ export interface Metrics {
   mapReads: Counter<'result'>;
 }
 
+/**
+ * prom-client's default gauges that end in `_total` though they are not counters (Prometheus keeps
+ * `_total` for counters); each is the sum of the same gauge without the suffix, which has a `type` label.
+ */
+const DEFAULT_GAUGES_NAMED_LIKE_COUNTERS = ['nodejs_active_resources_total', 'nodejs_active_handles_total', 'nodejs_active_requests_total'];
+
+/** Prefix of every metric of the service (the operator's controller-runtime names aside). */
+const METRIC_PREFIX = 'mapintel_';
+
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
-  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'mapintel_process_' });
+  if (opts.defaultMetrics !== false) {
+    // prom-client's names begin with their area (process_, nodejs_): one prefix before them, not two.
+    collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
+    for (const name of DEFAULT_GAUGES_NAMED_LIKE_COUNTERS) registry.removeSingleMetric(`${METRIC_PREFIX}${name}`);
+  }
   return {
     registry,
     httpRequests: new Counter({

@@ -103,7 +103,7 @@ describe('mapintel serve --roles', () => {
       expect(metrics.status).toBe(200);
       expect(metrics.headers.get('content-type')).toContain('text/plain');
       const text = await metrics.text();
-      expect(text).toContain('mapintel_process_process_cpu_user_seconds_total');
+      expect(text).toContain('mapintel_process_cpu_user_seconds_total');
       expect(text).toContain('mapintel_db_pool_connections');
       expect(await (await fetch(`${ops}/nothing`)).json()).toEqual({ error: 'Not found', code: 'not_found' });
     }
