@@ -67,8 +67,8 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Se
       readiness: () => [...core.readiness, ...[...roles.values()].flatMap((r) => r.readiness)],
     });
     for (const role of opts.roles ?? DEFAULT_ROLES) {
+      // Each role logs its own start-up line: what it does with these settings, or what is switched off.
       roles.set(role.name, await role.start(core));
-      core.log.info({ role: role.name }, 'role started');
     }
   } catch (err) {
     await shutdown();

@@ -75,6 +75,14 @@ export const apiRole: Role<ApiHandle> = {
       throw err;
     }
 
+    log.info(
+      { role: 'api', url },
+      [
+        `api role started: public API on ${url}${relay ? ' and the event relay' : ''}`,
+        ...(relay ? [] : ['EVENTS_RELAY_ENABLED is off: this process relays no events (they wait in PostgreSQL for a process that runs the relay)']),
+        ...(config.webhooksEnabled ? [] : ['SERVICE_WEBHOOKS_ENABLED is off: /api/maps/{map_id}/webhooks answers 403 webhooks_disabled']),
+      ].join('; '),
+    );
     const handle: ApiHandle = {
       server: core.publicHttp.httpServer!,
       url,

@@ -11,7 +11,11 @@ export interface RoleHandle {
   stop(): Promise<void>;
 }
 
-/** A role: a module that starts what it needs from the core. */
+/**
+ * A role: a module that starts what it needs from the core. Once started, it logs one line that says
+ * what it does with this process's settings (`stream role started: serving …`), or which setting leaves
+ * it with nothing to do and what answers instead, so a role switched off never looks like it works.
+ */
 export interface Role<H extends RoleHandle = RoleHandle> {
   name: string;
   /** One line for `serve --help`. */

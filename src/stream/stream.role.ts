@@ -102,12 +102,18 @@ export const streamRole: Role<StreamHandle> = {
     front.use(limiter.middleware);
     front.use((req, res) => streams.handle(req, res));
     core.publicHttp.route({ matches: (path) => STREAM_PATH.test(path), handle: (req, res) => front(req, res) });
-    await core.publicHttp.listen();
+    const url = await core.publicHttp.listen();
 
     // Revoked keys: their streams close on every process within a sweep (one query per sweep for every
     // key holding a connection, not one lookup per key).
     const sweep = new RevocationSweep(streams.open, (keyIds) => tokens.liveMapKeyIds(keyIds), log.child({ component: 'stream' }));
     sweep.start(REVOCATION_SWEEP_MS);
+    if (config.sseEnabled) log.info({ role: 'stream', url, limits }, `stream role started: serving event streams on ${url}/api/maps/{map_id}/events/stream`);
+    else
+      log.info(
+        { role: 'stream', url },
+        'stream role started; SERVICE_SSE_ENABLED is off: no event streams are served, GET /api/maps/{map_id}/events/stream answers 403 sse_disabled',
+      );
 
     let drained: Promise<void> | undefined;
     const handle: StreamHandle = {

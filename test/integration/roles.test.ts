@@ -81,7 +81,7 @@ describe('mapintel serve --roles', () => {
     const worker = startCli(['serve', '--roles', 'worker'], { ...env, ...workerPackages.env, PORT: String(workerPort) });
     started.push(worker);
     const workerOps = String((await worker.waitForLog('ops port listening')).url);
-    await worker.waitForLog('role started');
+    await worker.waitForLog('worker role started; SERVICE_WEBHOOKS_ENABLED is off: events are passed over and no webhooks are delivered');
     expect(workerOps).not.toBe(apiOps);
 
     // The worker has no public API: nothing listens on its PORT.
@@ -125,6 +125,47 @@ describe('mapintel serve --roles', () => {
     expect(await worker.stop()).toBe(0);
     expect(worker.logs().map((l) => l.msg)).toContain('stopped');
     expect(await api.stop()).toBe(0);
+  }, 90_000);
+
+  it('says in its start-up line what each role does, and which setting leaves a role with nothing to do', async () => {
+    const startLines = (p: CliProcess) =>
+      p
+        .logs()
+        .map((l) => String(l.msg))
+        .filter((m) => / role started/.test(m));
+    const offPort = await freePort();
+    const off = startCli(['serve', '--roles', 'api,stream,worker'], { ...env, PORT: String(offPort), EVENTS_RELAY_ENABLED: 'false' });
+    started.push(off);
+    await off.waitForLog(
+      'stream role started; SERVICE_SSE_ENABLED is off: no event streams are served, GET /api/maps/{map_id}/events/stream answers 403 sse_disabled',
+    );
+    await off.waitForLog('worker role started; SERVICE_WEBHOOKS_ENABLED is off: events are passed over and no webhooks are delivered');
+    expect(startLines(off)).toEqual([
+      `api role started: public API on http://127.0.0.1:${offPort}; EVENTS_RELAY_ENABLED is off: this process relays no events (they wait in PostgreSQL for a process that runs the relay); SERVICE_WEBHOOKS_ENABLED is off: /api/maps/{map_id}/webhooks answers 403 webhooks_disabled`,
+      'stream role started; SERVICE_SSE_ENABLED is off: no event streams are served, GET /api/maps/{map_id}/events/stream answers 403 sse_disabled',
+      'worker role started; SERVICE_WEBHOOKS_ENABLED is off: events are passed over and no webhooks are delivered',
+    ]);
+    // What the line says is what the stream answers.
+    const stream = await fetch(`http://127.0.0.1:${offPort}/api/maps/demo/events/stream`);
+    expect(stream.status).toBe(403);
+    expect(await stream.json()).toMatchObject({ code: 'sse_disabled' });
+    expect(await off.stop()).toBe(0);
+
+    const onPort = await freePort();
+    const on = startCli(['serve', '--roles', 'api,stream,worker'], {
+      ...env,
+      PORT: String(onPort),
+      SERVICE_SSE_ENABLED: 'true',
+      SERVICE_WEBHOOKS_ENABLED: 'true',
+    });
+    started.push(on);
+    await on.waitForLog('worker role started: delivering webhooks');
+    expect(startLines(on)).toEqual([
+      `api role started: public API on http://127.0.0.1:${onPort} and the event relay`,
+      `stream role started: serving event streams on http://127.0.0.1:${onPort}/api/maps/{map_id}/events/stream`,
+      'worker role started: delivering webhooks',
+    ]);
+    expect(await on.stop()).toBe(0);
   }, 90_000);
 
   it('refuses a role this build does not have, in one line, before touching anything', () => {
