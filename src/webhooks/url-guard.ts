@@ -64,7 +64,21 @@ export type Resolve = (host: string) => Promise<{ address: string; family: 4 | 6
 const systemResolve: Resolve = async (host) =>
   (await dns.lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
 
-export class UnsafeUrlError extends Error {}
+/** What a refusal of an `http` or non-public receiver adds, for the developer trying a local one. */
+export const INSECURE_URLS_HINT = 'a server with SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS=true allows http and local or private receivers (for development only)';
+
+export class UnsafeUrlError extends Error {
+  /**
+   * @param insecureSettingAllows the URL would pass with `SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS=true` (an
+   * `http` URL, or a host that is not public), so the refusal can point a developer there.
+   */
+  constructor(
+    message: string,
+    readonly insecureSettingAllows = false,
+  ) {
+    super(message);
+  }
+}
 
 /** A URL that passed the checks, with the address a delivery must connect to. */
 export interface CheckedUrl {
@@ -115,7 +129,7 @@ export function checkUrlShape(text: string, allowInsecure = false): URL {
   } catch {
     throw new UnsafeUrlError('must be an absolute URL');
   }
-  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) throw new UnsafeUrlError('must use https');
+  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) throw new UnsafeUrlError('must use https', url.protocol === 'http:');
   if (url.username || url.password) throw new UnsafeUrlError('must not carry credentials');
   if (!url.hostname) throw new UnsafeUrlError('must name a host');
   return url;
@@ -138,7 +152,7 @@ export async function checkUrl(text: string, opts: { allowInsecure?: boolean; re
   if (addresses.length === 0) throw new UnsafeUrlError(`host ${host} does not resolve`);
   if (!opts.allowInsecure) {
     const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) throw new UnsafeUrlError(`resolves to ${refused.address}, which is not a public address`);
+    if (refused) throw new UnsafeUrlError(`resolves to ${refused.address}, which is not a public address`, true);
   }
   return { url, address: addresses[0]!.address, family: addresses[0]!.family };
 }

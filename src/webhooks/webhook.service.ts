@@ -10,7 +10,7 @@ import { UUID_RE } from '../db/sql.js';
 import { matchesFilter, parseEventFilter } from '../events/event-filter.js';
 import { parseEventId } from '../events/envelope.js';
 import { EventLogService } from '../events/events.service.js';
-import { checkUrl, givenUrl, UnsafeUrlError, type Resolve } from './url-guard.js';
+import { checkUrl, givenUrl, INSECURE_URLS_HINT, UnsafeUrlError, type Resolve } from './url-guard.js';
 import { SubscriptionRepository, type SubscriptionRow } from './subscription.repository.js';
 import { DeliveryRepository, serializeEnvelope } from './delivery.repository.js';
 import type { WebhookSender } from './sender.js';
@@ -328,8 +328,10 @@ export class WebhookService {
       await checkUrl(url, { allowInsecure: this.opts.allowInsecureUrls, ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}) });
       return url;
     } catch (err) {
-      if (err instanceof UnsafeUrlError)
-        throw new BadRequestError('invalid_webhook_url', `Webhook URL refused: ${err.message}`, [{ field: 'url', message: err.message }]);
+      if (err instanceof UnsafeUrlError) {
+        const hint = err.insecureSettingAllows ? `; ${INSECURE_URLS_HINT}` : '';
+        throw new BadRequestError('invalid_webhook_url', `Webhook URL refused: ${err.message}${hint}`, [{ field: 'url', message: err.message }]);
+      }
       throw err;
     }
   }

@@ -176,6 +176,32 @@ describe('webhook management API', () => {
     expect(((await (await s.fetch(base, { token: key })).json()) as { data: unknown[] }).data.length).toBe(before);
   });
 
+  it.each([
+    ['http://93.184.216.50/hook', 'must use https'],
+    ['https://127.0.0.1/hook', 'resolves to 127.0.0.1, which is not a public address'],
+    ['https://localhost/hook', 'which is not a public address'],
+    ['https://192.168.1.20/hook', 'resolves to 192.168.1.20, which is not a public address'],
+  ])('says, when it refuses %s, that SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS=true allows such receivers', async (url, why) => {
+    const res = await s.fetch(base, json('POST', { url, events: ['*'] }));
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { code: string; error: string; details: { field: string; message: string }[] };
+    expect(body.code).toBe('invalid_webhook_url');
+    expect(body.error).toContain(why);
+    expect(body.error).toContain('SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS=true allows http and local or private receivers (for development only)');
+    expect(body.details).toEqual([{ field: 'url', message: expect.stringContaining(why) }]);
+  });
+
+  it.each([
+    ['ftp://93.184.216.56/hook', 'must use https'],
+    ['https://user:pw@93.184.216.57/', 'credentials'],
+  ])('does not point to SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS when it would not allow %s either', async (url, why) => {
+    const res = await s.fetch(base, json('POST', { url, events: ['*'] }));
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string };
+    expect(body.error).toContain(why);
+    expect(body.error).not.toContain('SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS');
+  });
+
   it('validates event names as the stream filter does', async () => {
     const bad = await s.fetch(base, json('POST', { url: PUBLIC(60), events: ['add_system', 'bogus'] }));
     expect(bad.status).toBe(400);
