@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, loadDemoConfig, type Config } from './config.js';
 import { exitWithFailure } from './cli-errors.js';
 import { buildCore, type Core } from './core/core.js';
 import { openDatabase } from './core/database.js';
@@ -224,7 +224,7 @@ program
   .option('--no-serve', 'seed and print, then exit')
   .addHelpText('after', FIRST_SETTINGS)
   .action(async (opts: { from?: string; serve: boolean }) => {
-    const cfg = config();
+    const cfg = loadDemoConfig();
     const log = createLogger(cfg.logLevel);
     exitOnCrash(log);
     // Before the database starts and a key is issued: a second run while one serves says so at once.
@@ -275,6 +275,11 @@ program
           ...(cfg.webhooksEnabled
             ? [
                 `  webhooks:       on; subscribe with POST ${base}/api/maps/${demo.slug}/webhooks, then switch them on with PUT …/webhooks/toggle (README: Webhooks)`,
+                ...(cfg.webhooksAllowInsecureUrls
+                  ? [
+                      '                  http receivers and those on this machine or a private network are accepted (a demo default; SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS=false refuses them)',
+                    ]
+                  : []),
               ]
             : []),
           '',

@@ -141,7 +141,8 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'SERVICE_WEBHOOKS_ENABLED', meaning: 'Enables webhook management and delivery', default: 'false', unit: 'boolean' },
   {
     name: 'SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS',
-    meaning: 'Development and tests only: accept http:// webhook URLs and addresses that are not public (loopback, private, link-local…)',
+    meaning:
+      'Development and tests only: accept http:// webhook URLs and addresses that are not public (loopback, private, link-local…); `mapintel demo` (`make run`) defaults it to true',
     default: 'false',
     unit: 'boolean',
   },
@@ -335,14 +336,29 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Reads the environment once; throws ConfigError listing every problem. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/**
+ * Settings whose default differs under `mapintel demo` (what `make run` runs): a demo on the developer's
+ * machine accepts the local and http webhook receivers a first try uses. A value set in the environment
+ * wins.
+ */
+const DEMO_DEFAULTS: Readonly<Record<string, string>> = { SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true' };
+
+/** The settings of `mapintel demo`: the environment, with the demo's own defaults (DEMO_DEFAULTS). */
+export function loadDemoConfig(env: Record<string, string | undefined> = process.env): Config {
+  return loadConfig(env, DEMO_DEFAULTS);
+}
+
+/**
+ * Reads the environment once; throws ConfigError listing every problem. `defaults` replace the declared
+ * defaults of some settings.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, defaults: Readonly<Record<string, string>> = {}): Config {
   const problems: string[] = [];
   const raw = (name: string): string => {
     const setting = SETTINGS.find((s) => s.name === name);
     if (!setting) throw new Error(`undeclared setting ${name}`);
     const value = env[name];
-    return value === undefined || value === '' ? setting.default : value.trim();
+    return value === undefined || value === '' ? (defaults[name] ?? setting.default) : value.trim();
   };
   const int = (name: string, min: number, max: number): number => {
     const text = raw(name);

@@ -179,6 +179,10 @@ describe('the demo offline', () => {
     expect(r.stdout).toMatch(/map API key: +mik_/);
     expect(r.stdout).toMatch(/live events: +curl -sN -H "Authorization: Bearer mik_\S+" "http:\/\/\S+\/api\/maps\/demo\/events\/stream"/);
     expect(r.stdout).toMatch(/webhooks: +on; subscribe with POST http:\/\/\S+\/api\/maps\/demo\/webhooks/);
+    // The demo accepts receivers on this machine (README: Webhooks), and says so.
+    expect(r.stdout).toContain(
+      'http receivers and those on this machine or a private network are accepted (a demo default; SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS=false refuses them)',
+    );
   }, 150_000);
 });
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, loadConfig, SETTINGS } from '../../src/config.js';
+import { ConfigError, loadConfig, loadDemoConfig, SETTINGS } from '../../src/config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOCS = path.join(ROOT, 'docs/configuration.md');
@@ -93,6 +93,17 @@ describe('SETTINGS', () => {
     };
     await walk(path.join(ROOT, 'src'));
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('loadDemoConfig', () => {
+  it('accepts local and http webhook receivers unless the environment says otherwise; serve does not', () => {
+    expect(loadDemoConfig({}).webhooksAllowInsecureUrls).toBe(true);
+    expect(loadDemoConfig({ SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'false' }).webhooksAllowInsecureUrls).toBe(false);
+    expect(loadDemoConfig({ SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: '' }).webhooksAllowInsecureUrls).toBe(true);
+    expect(loadConfig({}).webhooksAllowInsecureUrls).toBe(false);
+    // Everything else as serve reads it.
+    expect({ ...loadDemoConfig({ PORT: '9' }), webhooksAllowInsecureUrls: false }).toEqual(loadConfig({ PORT: '9' }));
   });
 });
 
