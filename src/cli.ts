@@ -128,7 +128,7 @@ sde
 const admin = program.command('admin').description('operator bootstrap: users, characters, maps, map keys, tracking (same rules as /api/admin)');
 admin
   .command('create-user')
-  .description('create a user')
+  .description('create a user; prints it with its id, which upsert-character --user-id and set-main-character --user-id take')
   .requiredOption('--name <name>', 'display name')
   .action(async (o: { name: string }) => withAdmin(async (admin) => print(await admin.createUser(o.name))));
 admin
@@ -137,28 +137,39 @@ admin
   .action(async () => withAdmin(async (admin) => print(await admin.listUsers())));
 admin
   .command('upsert-character')
-  .description('create or update a character by eve_id')
+  .description("create or update a character by eve_id; --user-id links it to a user (the user's characters and main character)")
   .requiredOption('--eve-id <id>', 'external character id')
   .requiredOption('--name <name>', 'character name')
   .requiredOption('--corporation-id <id>', 'corporation id')
   .requiredOption('--corporation-ticker <ticker>', 'corporation ticker')
   .option('--alliance-id <id>', 'alliance id')
   .option('--alliance-ticker <ticker>', 'alliance ticker')
-  .option('--user-id <uuid>', 'owning user id')
-  .action(async (o: Record<string, string | undefined>) =>
-    withAdmin(async (admin) =>
-      print(
-        await admin.upsertCharacter({
-          eve_id: o.eveId!,
-          name: o.name!,
-          corporation_id: o.corporationId!,
-          corporation_ticker: o.corporationTicker!,
-          alliance_id: o.allianceId ?? null,
-          alliance_ticker: o.allianceTicker ?? null,
-          ...(o.userId ? { user_id: o.userId } : {}),
-        }),
+  .option('--user-id <uuid>', 'link the character to this user (the id create-user printed); without it, an existing link stays')
+  .option('--no-user-id', 'unlink the character from its user')
+  .action(
+    async (o: {
+      eveId: string;
+      name: string;
+      corporationId: string;
+      corporationTicker: string;
+      allianceId?: string;
+      allianceTicker?: string;
+      userId?: string | false;
+    }) =>
+      withAdmin(async (admin) =>
+        print(
+          await admin.upsertCharacter({
+            eve_id: o.eveId,
+            name: o.name,
+            corporation_id: o.corporationId,
+            corporation_ticker: o.corporationTicker,
+            alliance_id: o.allianceId ?? null,
+            alliance_ticker: o.allianceTicker ?? null,
+            // As the admin API's user_id: a uuid links, null (--no-user-id) unlinks, absent keeps the link.
+            ...(o.userId === false ? { user_id: null } : o.userId ? { user_id: o.userId } : {}),
+          }),
+        ),
       ),
-    ),
   );
 admin
   .command('set-main-character')

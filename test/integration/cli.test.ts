@@ -1,0 +1,89 @@
+/**
+ * The command line as a user meets it: `node dist/cli.js …` as a child process against the machine's
+ * PostgreSQL (a schema of its own).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { TEST_DATABASE_URL, uniqueName } from '../support/db.js';
+import { runCli } from '../support/cli-process.js';
+
+const schema = uniqueName('cli').toLowerCase();
+const env = {
+  DATABASE_URL: TEST_DATABASE_URL,
+  DATABASE_SCHEMA: schema,
+  SERVICE_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'),
+};
+
+/** Runs a command that must succeed and answers its JSON output. */
+function json<T>(args: string[]): T {
+  const r = runCli(args, env);
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as T;
+}
+
+beforeAll(() => {
+  expect(runCli(['migrate'], env).status).toBe(0);
+});
+
+async function sql(text: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+afterAll(async () => {
+  await sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+});
+
+describe('mapintel admin', () => {
+  it('links characters to the user create-user printed with upsert-character --user-id, keeps the link without it, unlinks with --no-user-id', () => {
+    const user = json<{ id: string; characters: unknown[] }>(['admin', 'create-user', '--name', 'Pilot']);
+    expect(user.characters).toEqual([]);
+    const character = ['admin', 'upsert-character', '--name', 'Ava', '--corporation-id', '98000001', '--corporation-ticker', 'MAPIN'];
+    const ava = json<{ user_id: string | null }>([...character, '--eve-id', '2117000001', '--user-id', user.id]);
+    expect(ava.user_id).toBe(user.id);
+    json([...character, '--eve-id', '2117000002', '--user-id', user.id, '--name', 'Bo']);
+    const main = json<{ main_character_eve_id: string | null }>(['admin', 'set-main-character', '--user-id', user.id, '--eve-id', '2117000001']);
+    expect(main.main_character_eve_id).toBe('2117000001');
+
+    const listed = json<{ id: string; main_character_eve_id: string; characters: { eve_id: string; name: string }[] }[]>(['admin', 'list-users']);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]!.main_character_eve_id).toBe('2117000001');
+    expect(listed[0]!.characters.map((c) => [c.eve_id, c.name]).sort()).toEqual([
+      ['2117000001', 'Ava'],
+      ['2117000002', 'Bo'],
+    ]);
+
+    // An update without --user-id keeps the link; --no-user-id drops it, as user_id null does in the admin API.
+    expect(json<{ user_id: string | null }>([...character, '--eve-id', '2117000002', '--corporation-ticker', 'NEW']).user_id).toBe(user.id);
+    expect(json<{ user_id: string | null }>([...character, '--eve-id', '2117000002', '--no-user-id']).user_id).toBeNull();
+    expect(json<{ characters: { eve_id: string }[] }[]>(['admin', 'list-users'])[0]!.characters.map((c) => c.eve_id)).toEqual(['2117000001']);
+  }, 60_000);
+
+  it('refuses a --user-id that names no user and creates no character', async () => {
+    const r = runCli(
+      [
+        'admin',
+        'upsert-character',
+        '--eve-id',
+        '2117000009',
+        '--name',
+        'Cy',
+        '--corporation-id',
+        '98000002',
+        '--corporation-ticker',
+        'HUNT',
+        '--user-id',
+        '00000000-0000-4000-8000-00000000beef',
+      ],
+      env,
+    );
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toBe('error: User not found\n');
+    expect(await sql(`select 1 from "${schema}".characters where eve_id = '2117000009'`)).toEqual([]);
+  });
+});
