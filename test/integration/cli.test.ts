@@ -3,9 +3,12 @@
  * PostgreSQL (a schema of its own).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { TEST_DATABASE_URL, uniqueName } from '../support/db.js';
-import { runCli } from '../support/cli-process.js';
+import { CLI, runCli } from '../support/cli-process.js';
+import { nodeVersionProblem } from '../../src/node-version.js';
 
 const schema = uniqueName('cli').toLowerCase();
 const env = {
@@ -85,5 +88,29 @@ describe('mapintel admin', () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr).toBe('error: User not found\n');
     expect(await sql(`select 1 from "${schema}".characters where eve_id = '2117000009'`)).toEqual([]);
+  });
+});
+
+/** The machine's own Node, when it is older than mapintel needs (this machine's /usr/bin/node is 20). */
+const oldNode = ((): string | undefined => {
+  const node = '/usr/bin/node';
+  if (!existsSync(node)) return undefined;
+  const version = spawnSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+  return version && nodeVersionProblem(version, node) ? node : undefined;
+})();
+
+describe('an older Node.js', () => {
+  it.skipIf(!oldNode)('says in one line which Node.js mapintel needs, which one it found and that make provisions it, and exits 1', () => {
+    for (const args of [['--help'], ['serve'], ['admin', 'list-users']]) {
+      const r = spawnSync(oldNode!, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, args.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      const version = spawnSync(oldNode!, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+      expect(r.stderr).toBe(`${nodeVersionProblem(version, oldNode!)}\n`);
+      expect(r.stderr).toContain('error: mapintel needs Node.js 22.17 or newer');
+      expect(r.stderr).toContain(`/usr/bin/node is Node.js ${version};`);
+      expect(r.stderr).toContain('`make build` provisions Node 24 into .node/');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
   });
 });

@@ -1,0 +1,326 @@
+/** The commands of `mapintel` (`node dist/cli.js`), loaded by src/cli.ts once the Node.js version is known to do. */
+import { Command, Option } from 'commander';
+import { loadConfig, loadDemoConfig, type Config } from './config.js';
+import { exitWithFailure } from './cli-errors.js';
+import { buildCore, type Core } from './core/core.js';
+import { openDatabase } from './core/database.js';
+import { exitOnCrash, handleSignals, serve } from './main.js';
+import { migrate } from './db/orm.js';
+import { defaultSdeSource, SAMPLE_SDE_DIR } from './static-data/default-source.js';
+import { createLogger } from './log.js';
+import { createMetrics } from './metrics.js';
+import { ROLES, selectRoles } from './roles/registry.js';
+import { ROLE_INFO } from './roles/catalog.js';
+import type { AdminService } from './admin/admin.service.js';
+import { dbOf } from './db/db.js';
+import { assertPortsFree } from './listen-address.js';
+
+function config(): Config {
+  return loadConfig();
+}
+
+/** The settings a first run needs, for `serve --help` and `demo --help`. */
+const FIRST_SETTINGS = `
+Settings (environment variables; all of them in docs/configuration.md):
+  PORT, HOST       where the public API listens (default 0.0.0.0:8080)
+  OPS_PORT         /healthz, /readyz and /metrics of this process (default 8081)
+  DATA_DIR         the embedded default's folder: PostgreSQL data, generated keys (default ./data)
+  DATABASE_URL     use this PostgreSQL instead of the embedded one (then set SERVICE_ENCRYPTION_KEY)
+  REDIS_URL        share rate limits and carry events across processes through Redis
+`;
+
+/** Commands quieter than serve: warnings and errors only, unless LOG_LEVEL asks for more. */
+function commandLogger(cfg: Config) {
+  return createLogger(cfg.logLevel === 'info' ? 'warn' : cfg.logLevel);
+}
+
+/**
+ * Runs `fn` on the database alone (no Redis, no outbox, no roles), refusing while migrations are
+ * pending: administration and imports never change the schema behind an operator's back.
+ */
+async function withDatabase<T>(fn: (core: Core) => Promise<T>): Promise<T> {
+  const cfg = config();
+  const core = await buildCore(cfg, { migrations: 'require', redis: false, logger: commandLogger(cfg) });
+  try {
+    return await fn(core);
+  } finally {
+    await core.close();
+  }
+}
+
+/** The admin commands' service, over the database alone (key caches live in server processes). */
+async function withAdmin<T>(fn: (admin: AdminService) => Promise<T>): Promise<T> {
+  const { AdminService } = await import('./admin/admin.service.js');
+  return withDatabase((core) => fn(new AdminService(dbOf(core.db.orm))));
+}
+
+/** The ports a process with these roles listens on: OPS_PORT always, PORT for the public roles. */
+function portsOf(cfg: Config, roles: readonly string[]) {
+  const ports = [{ name: 'OPS_PORT', host: cfg.opsHost, port: cfg.opsPort }];
+  if (roles.includes(ROLE_INFO.api.name) || roles.includes(ROLE_INFO.stream.name)) ports.unshift({ name: 'PORT', host: cfg.host, port: cfg.port });
+  return ports;
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+const program = new Command();
+program
+  .name('mapintel')
+  .description('Map Intelligence Service: REST API, static data, administration.\nSettings come from the environment: see docs/configuration.md.')
+  .showHelpAfterError();
+
+program
+  .command('serve')
+  .description(
+    'run the roles of this process (default: every role but the operator); migrates first; without DATABASE_URL an embedded PostgreSQL runs under DATA_DIR',
+  )
+  .option('--roles <roles>', `comma list of roles to run: ${ROLES.map((r) => r.name).join(', ')} (default: all but operator; "all" adds it)`)
+  .addHelpText(
+    'after',
+    `\nRoles:\n${ROLES.map((r) => `  ${r.name.padEnd(8)} ${r.summary}`).join('\n')}\nEvery process serves /healthz, /readyz and /metrics on OPS_PORT.\n${FIRST_SETTINGS}`,
+  )
+  .action(async (opts: { roles?: string }) => {
+    const roles = selectRoles(opts.roles);
+    const cfg = config();
+    const log = createLogger(cfg.logLevel);
+    exitOnCrash(log);
+    await assertPortsFree(
+      portsOf(
+        cfg,
+        roles.map((r) => r.name),
+      ),
+    );
+    const serving = serve(cfg, { roles, logger: log });
+    handleSignals(serving);
+    await serving;
+  });
+
+program
+  .command('migrate')
+  .description('apply pending database migrations and exit')
+  .action(async () => {
+    const cfg = config();
+    const db = await openDatabase(cfg, commandLogger(cfg), createMetrics({ defaultMetrics: false }));
+    try {
+      const applied = await migrate(db.orm);
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+    } finally {
+      await db.close();
+    }
+  });
+
+const sde = program.command('sde').description('static solar system data');
+sde
+  .command('import')
+  .description('import static data from a folder (sde/ and wormholes/) or the public base URL, idempotently, in one transaction')
+  .addOption(new Option('--from <dir|url>', 'folder or URL of the static data').default(undefined, '../shared/data/eve-static if present, else the public URL'))
+  .action(async (opts: { from?: string }) => {
+    const from = opts.from ?? defaultSdeSource();
+    const { importStaticData } = await import('./static-data/sde-importer.js');
+    await withDatabase(async (core) => {
+      const result = await importStaticData(dbOf(core.db.orm), from, { progress: (m) => process.stderr.write(`${m}\n`) });
+      print(result);
+    });
+  });
+
+const admin = program.command('admin').description('operator bootstrap: users, characters, maps, map keys, tracking (same rules as /api/admin)');
+admin
+  .command('create-user')
+  .description('create a user; prints it with its id, which upsert-character --user-id and set-main-character --user-id take')
+  .requiredOption('--name <name>', 'display name')
+  .action(async (o: { name: string }) => withAdmin(async (admin) => print(await admin.createUser(o.name))));
+admin
+  .command('list-users')
+  .description('list users with their characters')
+  .action(async () => withAdmin(async (admin) => print(await admin.listUsers())));
+admin
+  .command('upsert-character')
+  .description("create or update a character by eve_id; --user-id links it to a user (the user's characters and main character)")
+  .requiredOption('--eve-id <id>', 'external character id')
+  .requiredOption('--name <name>', 'character name')
+  .requiredOption('--corporation-id <id>', 'corporation id')
+  .requiredOption('--corporation-ticker <ticker>', 'corporation ticker')
+  .option('--alliance-id <id>', 'alliance id')
+  .option('--alliance-ticker <ticker>', 'alliance ticker')
+  .option('--user-id <uuid>', 'link the character to this user (the id create-user printed); without it, an existing link stays')
+  .option('--no-user-id', 'unlink the character from its user')
+  .action(
+    async (o: {
+      eveId: string;
+      name: string;
+      corporationId: string;
+      corporationTicker: string;
+      allianceId?: string;
+      allianceTicker?: string;
+      userId?: string | false;
+    }) =>
+      withAdmin(async (admin) =>
+        print(
+          await admin.upsertCharacter({
+            eve_id: o.eveId,
+            name: o.name,
+            corporation_id: o.corporationId,
+            corporation_ticker: o.corporationTicker,
+            alliance_id: o.allianceId ?? null,
+            alliance_ticker: o.allianceTicker ?? null,
+            // As the admin API's user_id: a uuid links, null (--no-user-id) unlinks, absent keeps the link.
+            ...(o.userId === false ? { user_id: null } : o.userId ? { user_id: o.userId } : {}),
+          }),
+        ),
+      ),
+  );
+admin
+  .command('set-main-character')
+  .description("set a user's main character (one of the user's characters)")
+  .requiredOption('--user-id <uuid>', 'user id')
+  .requiredOption('--eve-id <id>', 'character eve_id')
+  .action(async (o: { userId: string; eveId: string }) => withAdmin(async (admin) => print(await admin.setMainCharacter(o.userId, o.eveId))));
+admin
+  .command('create-map')
+  .description('create a map; prints its first API key (shown once)')
+  .requiredOption('--slug <slug>', 'unique slug (a-z, 0-9, -)')
+  .requiredOption('--name <name>', 'map name')
+  .requiredOption('--owner-eve-id <id>', 'owner character eve_id')
+  .option('--description <text>', 'description')
+  .action(async (o: { slug: string; name: string; ownerEveId: string; description?: string }) =>
+    withAdmin(async (admin) => print(await admin.createMap({ slug: o.slug, name: o.name, owner_eve_id: o.ownerEveId, description: o.description ?? null }))),
+  );
+admin
+  .command('list-maps')
+  .description('list maps')
+  .action(async () => withAdmin(async (admin) => print(await admin.listMaps())));
+admin
+  .command('issue-key')
+  .description('issue another API key for a map, bound to a character (shown once)')
+  .requiredOption('--map <id|slug>', 'map')
+  .requiredOption('--character-eve-id <id>', 'character the key is bound to')
+  .option('--name <name>', 'label of the key')
+  .addOption(
+    new Option('--stream-profile <profile>', 'wire profile of its event streams: spec, or reference for clients of the reference server')
+      .choices(['spec', 'reference'])
+      .default('spec'),
+  )
+  .action(async (o: { map: string; characterEveId: string; name?: string; streamProfile: 'spec' | 'reference' }) =>
+    withAdmin(async (admin) =>
+      print(await admin.issueKey(o.map, { character_eve_id: o.characterEveId, name: o.name ?? null, stream_profile: o.streamProfile })),
+    ),
+  );
+admin
+  .command('list-keys')
+  .description("list a map's keys (never the keys themselves)")
+  .requiredOption('--map <id|slug>', 'map')
+  .action(async (o: { map: string }) => withAdmin(async (admin) => print(await admin.listKeys(o.map))));
+admin
+  .command('revoke-key')
+  .description('revoke a map key')
+  .requiredOption('--map <id|slug>', 'map')
+  .requiredOption('--key-id <uuid>', 'key id (from list-keys)')
+  .action(async (o: { map: string; keyId: string }) => withAdmin(async (admin) => print(await admin.revokeKey(o.map, o.keyId))));
+admin
+  .command('track')
+  .description('track (or --untrack) a character on a map')
+  .requiredOption('--map <id|slug>', 'map')
+  .requiredOption('--eve-id <id>', 'character eve_id')
+  .option('--untrack', 'set tracked=false')
+  .action(async (o: { map: string; eveId: string; untrack?: boolean }) =>
+    withAdmin(async (admin) => print(await admin.setTracking(o.map, o.eveId, !o.untrack))),
+  );
+
+program
+  .command('demo')
+  .description('import static data when missing, seed the demo map, print its API key, the admin token and the explorer address, and serve')
+  .option('--from <dir|url>', 'static data source when none is imported yet')
+  .option('--no-serve', 'seed and print, then exit')
+  .addHelpText('after', FIRST_SETTINGS)
+  .action(async (opts: { from?: string; serve: boolean }) => {
+    const cfg = loadDemoConfig();
+    const log = createLogger(cfg.logLevel);
+    exitOnCrash(log);
+    // Before the database starts and a key is issued: a second run while one serves says so at once.
+    if (opts.serve) await assertPortsFree(portsOf(cfg, [ROLE_INFO.api.name]));
+    const core = await buildCore(cfg, { migrations: 'apply', logger: log });
+    try {
+      // Loaded by the commands that use them: `serve`, `--help` and the rest start without them.
+      const [{ createApiServices }, { importStaticData }, { seedDemo }] = await Promise.all([
+        import('./api/services.js'),
+        import('./static-data/sde-importer.js'),
+        import('./demo.js'),
+      ]);
+      const services = createApiServices(core);
+      if ((await services.staticInfo.count()) === 0) {
+        const from = opts.from ?? defaultSdeSource();
+        process.stderr.write(`importing static data from ${from}\n`);
+        try {
+          await importStaticData(dbOf(core.db.orm), from, { progress: (m) => process.stderr.write(`  ${m}\n`) });
+        } catch (err) {
+          // Offline first run: the demo still starts, on the sample; a source the user named must work.
+          if (opts.from) throw err;
+          const cause = err instanceof Error ? err.message.split('\n')[0] : String(err);
+          process.stderr.write(
+            `static data could not be read from ${from} (${cause}); using the small sample shipped with mapintel (20 systems). Import the full set later with: mapintel sde import --from DIR|URL\n`,
+          );
+          await importStaticData(dbOf(core.db.orm), SAMPLE_SDE_DIR, {});
+        }
+      }
+      const demo = await seedDemo({ orm: core.db.orm, ...services });
+      const base = cfg.publicBaseUrl;
+      process.stdout.write(
+        [
+          '',
+          `mapintel demo map ${demo.created ? 'created' : 'already present (new key issued)'}`,
+          `  map:            ${demo.slug} (${demo.mapId})`,
+          `  map API key:    ${demo.apiKey}`,
+          `  ACL id:         ${demo.aclId}`,
+          `  ACL API key:    ${demo.aclKey}`,
+          `  admin token:    ${core.secrets.adminToken ?? '(SERVICE_ADMIN_TOKEN not set: admin API disabled)'}`,
+          `  API explorer:   ${base}/swaggerui`,
+          `  try:            curl -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/map/systems?slug=${demo.slug}"`,
+          ...(cfg.sseEnabled
+            ? [
+                `  live events:    curl -sN -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/maps/${demo.slug}/events/stream"`,
+                `  event console:  ${base}/console (paste the map API key)`,
+              ]
+            : []),
+          ...(cfg.webhooksEnabled
+            ? [
+                `  webhooks:       on; subscribe with POST ${base}/api/maps/${demo.slug}/webhooks, then switch them on with PUT …/webhooks/toggle (README: Webhooks)`,
+                ...(cfg.webhooksAllowInsecureUrls
+                  ? [
+                      '                  http receivers and those on this machine or a private network are accepted (a demo default; SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS=false refuses them)',
+                    ]
+                  : []),
+              ]
+            : []),
+          '',
+        ].join('\n') + '\n',
+      );
+    } catch (err) {
+      await core.close();
+      throw err;
+    }
+    if (!opts.serve) {
+      await core.close();
+      return;
+    }
+    const serving = serve(cfg, { core });
+    handleSignals(serving);
+    await serving;
+  });
+
+let settled = false;
+// A command whose work is left waiting on something that can never happen would otherwise end with
+// status 0 and no word when the event loop runs dry.
+process.on('beforeExit', () => {
+  if (!settled) exitWithFailure(new Error('the command stopped before it finished (a dependency went away without answering)'));
+});
+program
+  .parseAsync(process.argv)
+  .then(() => {
+    settled = true;
+  })
+  .catch((err: unknown) => {
+    settled = true;
+    exitWithFailure(err);
+  });

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { nodeVersionProblem } from '../../src/node-version.js';
+
+describe('nodeVersionProblem', () => {
+  it('accepts Node.js 22.17 and newer', () => {
+    for (const v of ['22.17.0', '22.21.1', '23.0.0', '24.0.0', '24.21.0', 'v24.5.0', '25.1.0']) expect(nodeVersionProblem(v, '/x/node'), v).toBeUndefined();
+  });
+
+  it('refuses older ones in one line naming the version needed, the one found and that make provisions Node 24', () => {
+    for (const v of ['22.16.0', '22.0.0', '20.19.2', '18.20.4', 'v16.0.0']) {
+      const line = nodeVersionProblem(v, '/usr/bin/node');
+      expect(line, v).toContain('needs Node.js 22.17 or newer');
+      expect(line).toContain(`/usr/bin/node is Node.js ${v.replace(/^v/, '')}`);
+      expect(line).toContain('`make build` provisions Node 24 into .node/');
+      expect(line).not.toContain('\n');
+    }
+  });
+});
