@@ -309,6 +309,30 @@ program
     await serving;
   });
 
+/**
+ * commander checks required options before unknown ones, so `admin list-keys --mpa demo` answered that
+ * --map was missing instead of naming --mpa. Required options are checked here instead, once commander
+ * has refused unknown options (naming them, with its "Did you mean …?").
+ */
+function checkRequiredOptionsAfterUnknownOnes(root: Command): void {
+  const required = new Map<Command, Option[]>();
+  const collect = (cmd: Command) => {
+    const options = cmd.options.filter((o) => o.mandatory);
+    for (const o of options) o.makeOptionMandatory(false);
+    if (options.length) required.set(cmd, options);
+    cmd.commands.forEach(collect);
+  };
+  collect(root);
+  root.hook('preAction', (_root, command) => {
+    for (const o of required.get(command) ?? []) {
+      if (command.getOptionValue(o.attributeName()) === undefined) {
+        command.error(`error: required option '${o.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+      }
+    }
+  });
+}
+checkRequiredOptionsAfterUnknownOnes(program);
+
 let settled = false;
 // A command whose work is left waiting on something that can never happen would otherwise end with
 // status 0 and no word when the event loop runs dry.

@@ -91,6 +91,28 @@ describe('mapintel admin', () => {
   });
 });
 
+describe('mistyped options', () => {
+  it('names an unknown option and suggests the one meant, even when a required option is missing because of it', () => {
+    for (const args of [
+      ['admin', 'list-keys', '--mpa', 'demo'],
+      ['admin', 'list-keys', '--mpa'],
+      ['admin', 'list-keys', '--map', 'demo', '--mpa', 'x'],
+    ]) {
+      const r = runCli(args, env);
+      expect(r.status, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toMatch(/^error: unknown option '--mpa'\n\(Did you mean --map\?\)\n/);
+      expect(r.stderr).not.toContain('required option');
+    }
+  });
+
+  it('still names a required option that is missing', () => {
+    const r = runCli(['admin', 'list-keys'], env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^error: required option '--map <id\|slug>' not specified\n/);
+    expect(r.stderr).toContain('Usage: mapintel admin list-keys');
+  });
+});
+
 /** The machine's own Node, when it is older than mapintel needs (this machine's /usr/bin/node is 20). */
 const oldNode = ((): string | undefined => {
   const node = '/usr/bin/node';
