@@ -62,7 +62,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   const known = await solarSystems.byIds(db, PREFERRED);
   let ids = PREFERRED.filter((id) => known.has(id));
   if (ids.length < 6) ids = [...new Set([...ids, ...(await solarSystems.firstIds(db, 8))])];
-  if (ids.length < 2) throw new Error('no static data: run `mapintel sde import --from DIR|URL` first');
+  if (ids.length < 2) throw new Error('no static data: run `node dist/cli.js sde import --from DIR|URL` first');
   ids = ids.slice(0, 8);
 
   for (const [i, sid] of ids.entries()) {
