@@ -32,7 +32,13 @@ export async function openDatabase(config: Config, log: Logger, metrics: Metrics
   }
   let orm: Orm;
   try {
-    orm = await initOrm({ databaseUrl: url, schema: config.databaseSchema, poolMax: config.databasePoolMax, poolMin: config.databasePoolMin, timeouts: databaseTimeouts(config) });
+    orm = await initOrm({
+      databaseUrl: url,
+      schema: config.databaseSchema,
+      poolMax: config.databasePoolMax,
+      poolMin: config.databasePoolMin,
+      timeouts: databaseTimeouts(config),
+    });
   } catch (err) {
     await stopEmbedded?.().catch(() => undefined);
     throw err;

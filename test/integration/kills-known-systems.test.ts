@@ -50,7 +50,10 @@ describe('kill imports and the static data', () => {
 
     // Both known now: no lookup.
     expect(await kills.import(principal, map.id, kill(150_000_003, 31000005))).toEqual({ inserted: 1, duplicates: 0 });
-    expect(await kills.import(principal, map.id, { kills: [kill(150_000_004, 31000001), kill(150_000_005, 31000005)] })).toEqual({ inserted: 2, duplicates: 0 });
+    expect(await kills.import(principal, map.id, { kills: [kill(150_000_004, 31000001), kill(150_000_005, 31000005)] })).toEqual({
+      inserted: 2,
+      duplicates: 0,
+    });
     expect(systems.lookups).toHaveLength(1);
 
     // An unknown system: looked up (only it), refused, nothing stored; and looked up again next time.
