@@ -48,7 +48,7 @@ export interface CoreOptions {
 export class PendingMigrationsError extends Error {
   constructor(readonly pending: string[]) {
     super(
-      `the database schema is not up to date (${pending.length} pending migration${pending.length === 1 ? '' : 's'}: ${pending.join(', ')}); run \`mapintel migrate\` first`,
+      `the database schema is not up to date (${pending.length} pending migration${pending.length === 1 ? '' : 's'}: ${pending.join(', ')}); run \`mapintel migrate\` (\`node dist/cli.js migrate\` in a clone) first`,
     );
   }
 }

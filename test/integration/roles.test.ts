@@ -213,7 +213,7 @@ describe('commands that build only what they need', () => {
       const r = runCli(['admin', 'list-users'], e);
       expect(r.status).not.toBe(0);
       expect(r.stderr).toMatch(/pending migrations?: Migration\d+_initial/);
-      expect(r.stderr).toContain('run `mapintel migrate` first');
+      expect(r.stderr).toContain('run `mapintel migrate` (`node dist/cli.js migrate` in a clone) first');
       expect(r.stderr).not.toMatch(/\n\s+at /);
       const tables = await sql<{ n: number }>(`select count(*)::int as n from information_schema.tables where table_schema = $1`, [e.DATABASE_SCHEMA]);
       expect(tables[0]!.n).toBe(0);
