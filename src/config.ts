@@ -124,6 +124,13 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'STREAM_MAX_PER_MAP', meaning: 'Live stream connections allowed per map, across every stream process', default: '50', unit: 'connections' },
   { name: 'STREAM_MAX_PER_KEY', meaning: 'Live stream connections allowed per API key, across every stream process', default: '10', unit: 'connections' },
   { name: 'STREAM_MAX_PER_PROCESS', meaning: 'Live stream connections one process holds at most', default: '20000', unit: 'connections' },
+  {
+    name: 'STREAM_LEASE_MS',
+    meaning:
+      "How long a stream connection's cap slot outlives its process: the lease is renewed every third of this while the connection is open, and a dead process's slots are free again within it",
+    default: '25000',
+    unit: 'milliseconds',
+  },
   { name: 'STREAM_KEEPALIVE_MS', meaning: 'A `: keepalive` comment goes to a stream after this long without a frame', default: '15000', unit: 'milliseconds' },
   { name: 'STREAM_RETRY_MS', meaning: 'Reconnection delay sent to stream clients (`retry:`)', default: '3000', unit: 'milliseconds' },
   {
@@ -291,6 +298,7 @@ export interface Config {
   streamMaxPerMap: number;
   streamMaxPerKey: number;
   streamMaxPerProcess: number;
+  streamLeaseMs: number;
   streamKeepaliveMs: number;
   streamRetryMs: number;
   streamBackfillMax: number;
@@ -444,6 +452,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamMaxPerMap: int('STREAM_MAX_PER_MAP', 1, 1_000_000),
     streamMaxPerKey: int('STREAM_MAX_PER_KEY', 1, 1_000_000),
     streamMaxPerProcess: int('STREAM_MAX_PER_PROCESS', 1, 10_000_000),
+    streamLeaseMs: int('STREAM_LEASE_MS', 1_000, 600_000),
     streamKeepaliveMs: int('STREAM_KEEPALIVE_MS', 100, 600_000),
     streamRetryMs: int('STREAM_RETRY_MS', 0, 600_000),
     streamBackfillMax: int('STREAM_BACKFILL_MAX', 1, 10_000_000),

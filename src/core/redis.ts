@@ -13,12 +13,15 @@ export interface RedisOptions {
   failFast?: boolean;
 }
 
+/** The longest wait between two reconnection attempts: a client is back at most this long after Redis is. */
+export const REDIS_RECONNECT_MAX_MS = 5_000;
+
 /** Creates and connects a client; it reconnects on its own with a capped backoff. */
 export async function connectRedis(o: RedisOptions): Promise<Redis> {
   const client = createClient({
     url: o.url,
     name: `mapintel-${o.purpose}`,
-    socket: { reconnectStrategy: (retries) => Math.min(retries * 200, 5000), connectTimeout: 5000 },
+    socket: { reconnectStrategy: (retries) => Math.min(retries * 200, REDIS_RECONNECT_MAX_MS), connectTimeout: 5000 },
     disableOfflineQueue: o.failFast ?? true,
   }) as Redis;
   client.on('error', (err: Error) => o.log.warn({ err: { message: err.message }, purpose: o.purpose }, 'redis error'));

@@ -4,9 +4,17 @@
  * the connection lives, released when it closes, and expire on their own when a process dies (so its
  * slots come back within the lease time). Admission is atomic: with Redis one Lua script checks and
  * takes both slots; in-process, one synchronous step does the same.
+ *
+ * Redis holds the counts, the processes hold the truth: each renewal writes every lease of the
+ * process's live connections again (re-adding any Redis no longer has) and keeps the sets alive, so
+ * a cap counts a connection for as long as it is open, whatever the gaps between admissions, and
+ * after Redis lost its data (a restart without persistence, a failover to an empty replica) the
+ * counts are whole again at each process's next renewal. Until then nothing is admitted: the first
+ * process that sees the loss (an epoch key gone or changed) opens a recovery window of one renewal
+ * period plus the longest reconnection wait, during which admissions answer 503 with Retry-After.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from '../core/redis.js';
+import { REDIS_RECONNECT_MAX_MS, type Redis } from '../core/redis.js';
 import { DeadlineExceededError, withDeadline } from '../deadline.js';
 import { DependencyUnavailableError } from '../errors.js';
 
@@ -25,22 +33,40 @@ export interface CapTiming {
   renewMs: number;
 }
 
+/** The timing of a lease of `leaseMs`: renewed three times within it. */
+export function capTiming(leaseMs: number): CapTiming {
+  return { leaseMs, renewMs: Math.max(100, Math.floor(leaseMs / 3)) };
+}
+
 export interface Lease {
   release(): Promise<void>;
 }
 
-export type Admission = { admitted: true; lease: Lease } | { admitted: false; code: StreamLimitCode; retryAfterS: number };
+export type Admission =
+  | { admitted: true; lease: Lease }
+  | { admitted: false; code: StreamLimitCode; retryAfterS: number }
+  /** Redis lost the leases; the processes are writing theirs again: nothing is admitted meanwhile. */
+  | { admitted: false; code: 'caps_recovering'; retryAfterS: number };
+
+/** This process's leases as the caps see them, for the metrics. */
+export interface LeaseStats {
+  /** Leases of this process's live connections. */
+  held: number;
+  /** Of those, how many Redis holds as far as this process knows: fewer for a renewal period after Redis lost some (written again at that renewal). */
+  inRedis: number;
+}
 
 export interface StreamCaps {
   admit(mapId: string, keyId: string): Promise<Admission>;
-  /** Connections this process holds. */
+  /** Connections this process holds (admissions under way included: they count against its ceiling). */
   held(): number;
+  stats(): LeaseStats;
   /** Stops renewing and releases every lease of this process. */
   close(): Promise<void>;
 }
 
 // Reclaimed within 30 s of a process's death: a lease lives 25 s past its last renewal.
-const DEFAULT_TIMING: CapTiming = { leaseMs: 25_000, renewMs: 8_000 };
+export const DEFAULT_CAP_TIMING: CapTiming = capTiming(25_000);
 /** How long an admission waits for Redis (node-redis's own default command timeout). */
 const COMMAND_DEADLINE_MS = 5_000;
 
@@ -50,29 +76,74 @@ function retryAfter(timing: CapTiming): number {
 }
 
 /**
- * KEYS[1] map set, KEYS[2] key set; ARGV: now, expiry, lease id, map cap, key cap, key ttl seconds.
+ * After Redis lost the leases, how long admissions wait for every process to write its own again:
+ * each renews within a renewal period of its reconnection, and reconnects within
+ * REDIS_RECONNECT_MAX_MS of Redis being back.
+ */
+function recoveryMs(timing: CapTiming): number {
+  return timing.renewMs + REDIS_RECONNECT_MAX_MS;
+}
+
+/**
+ * KEYS[1] map set, KEYS[2] key set, KEYS[3] epoch, KEYS[4] recovery window.
+ * ARGV: now, expiry, lease id, map cap, key cap, sets' ttl (ms), the epoch this process knows ('' for
+ * none), a new epoch, recovery window (ms), '1' when this process holds other leases.
  * Each set holds lease ids scored by expiry; expired ones are dropped before counting.
+ * Returns {verdict, epoch, wait}: 0 admitted, 1 map full, 2 key full, 3 recovering (wait ms).
+ *
+ * The epoch is made by the first process to use the caps and lives as long as Redis keeps its data:
+ * a process that knew one and finds it gone (or replaced while it holds leases) knows the leases were
+ * lost, and opens the recovery window. A process that never saw one (it started while Redis was
+ * being replaced) cannot tell a new deployment from a loss; the holders see it at their next renewal.
  */
 const ADMIT = `
+local epoch = redis.call('GET', KEYS[3])
+if not epoch then
+  redis.call('SET', KEYS[3], ARGV[8])
+  epoch = ARGV[8]
+  if ARGV[7] ~= '' then redis.call('SET', KEYS[4], '1', 'PX', ARGV[9]) end
+elseif ARGV[7] ~= '' and epoch ~= ARGV[7] and ARGV[10] == '1' then
+  redis.call('SET', KEYS[4], '1', 'PX', ARGV[9])
+end
+local wait = redis.call('PTTL', KEYS[4])
+if wait > 0 then return {3, epoch, wait} end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 1 end
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 2 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return {1, epoch, 0} end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return {2, epoch, 0} end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-redis.call('EXPIRE', KEYS[1], ARGV[6])
-redis.call('EXPIRE', KEYS[2], ARGV[6])
-return 0
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+return {0, epoch, 0}
 `;
 
-/** KEYS: pairs of sets; ARGV[1] expiry, ARGV[2..] lease ids (one per pair); only leases still present are renewed. */
+/**
+ * KEYS[1] epoch, KEYS[2] recovery window, then pairs of sets. ARGV: expiry, sets' ttl (ms), the epoch
+ * this process knows, a new epoch, recovery window (ms), then the lease ids (one per pair).
+ * Writes every lease again, whether Redis still had it or not (a live connection keeps its slot, even
+ * past a cap: nothing is shed), and keeps its sets alive. Returns {epoch, leases Redis had lost}.
+ */
 const RENEW = `
-for i = 1, #KEYS, 2 do
-  local id = ARGV[(i + 1) / 2 + 1]
-  redis.call('ZADD', KEYS[i], 'XX', ARGV[1], id)
-  redis.call('ZADD', KEYS[i + 1], 'XX', ARGV[1], id)
+local epoch = redis.call('GET', KEYS[1])
+local changed = false
+if not epoch then
+  redis.call('SET', KEYS[1], ARGV[4])
+  epoch = ARGV[4]
+  changed = true
+elseif epoch ~= ARGV[3] then
+  changed = true
 end
-return 0
+local lost = 0
+for i = 3, #KEYS, 2 do
+  local id = ARGV[(i - 3) / 2 + 6]
+  local added = redis.call('ZADD', KEYS[i], ARGV[1], id) + redis.call('ZADD', KEYS[i + 1], ARGV[1], id)
+  if added > 0 then lost = lost + 1 end
+  redis.call('PEXPIRE', KEYS[i], ARGV[2])
+  redis.call('PEXPIRE', KEYS[i + 1], ARGV[2])
+end
+if changed or lost > 0 then redis.call('SET', KEYS[2], '1', 'PX', ARGV[5]) end
+return {epoch, lost}
 `;
 
 /** Leases renewed by one command. */
@@ -81,6 +152,21 @@ const RENEW_BATCH = 1_000;
 interface Held {
   mapKey: string;
   keyKey: string;
+  /** Admitted (false while its admission is under way: not renewed yet). */
+  live: boolean;
+}
+
+/** Where a client's reconnections are heard (node-redis emits `ready` after each). */
+export interface ReconnectSource {
+  on(event: 'ready', listener: () => void): unknown;
+  off(event: 'ready', listener: () => void): unknown;
+}
+
+export interface RedisCapsHooks {
+  /** A renewal found leases Redis no longer had (and wrote them again). */
+  onLost?: (count: number) => void;
+  /** Where reconnections of the caps' Redis connection are heard: each one renews at once. */
+  reconnects?: ReconnectSource;
 }
 
 /** Caps shared by every process through Redis. */
@@ -89,54 +175,100 @@ export class RedisStreamCaps implements StreamCaps {
   private readonly keyNames = new Map<string, string>();
   private readonly timer: NodeJS.Timeout;
   private readonly process = randomUUID();
+  private readonly epochKey: string;
+  private readonly recoveryKey: string;
+  /** The caps' epoch as this process last saw it ('' before it saw one). */
+  private epoch = '';
   private seq = 0;
+  private renewing: Promise<void> | undefined;
+  private renewAgain = false;
+  /** Leases Redis no longer had at the last renewal (written again then). */
+  private lostAtRenewal = 0;
+  private readonly onReady = () => void this.renewNow().catch(() => undefined);
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly limits: CapLimits,
-    private readonly timing: CapTiming = DEFAULT_TIMING,
+    private readonly timing: CapTiming = DEFAULT_CAP_TIMING,
+    private readonly hooks: RedisCapsHooks = {},
   ) {
-    this.timer = setInterval(() => void this.renew().catch(() => undefined), timing.renewMs);
+    const epochKey = `${prefix}stream:caps:epoch`;
+    this.epochKey = epochKey;
+    this.recoveryKey = `${prefix}stream:caps:recovering`;
+    this.timer = setInterval(() => void this.renewNow().catch(() => undefined), timing.renewMs);
     this.timer.unref();
+    hooks.reconnects?.on('ready', this.onReady);
+    // Knowing the epoch from the start, this process can tell a loss from a new deployment.
+    void (async () => {
+      const epoch = await this.redis.get(epochKey);
+      if (typeof epoch === 'string' && epoch !== '' && this.epoch === '') this.epoch = epoch;
+    })().catch(() => undefined);
   }
 
   held(): number {
     return this.leases.size;
   }
 
+  stats(): LeaseStats {
+    let held = 0;
+    for (const l of this.leases.values()) if (l.live) held++;
+    return { held, inRedis: Math.max(0, held - this.lostAtRenewal) };
+  }
+
   async admit(mapId: string, keyId: string): Promise<Admission> {
     if (this.leases.size >= this.limits.perProcess) return { admitted: false, code: 'server_stream_limit', retryAfterS: retryAfter(this.timing) };
-    const held = { mapKey: this.keyOf('map', mapId), keyKey: this.keyOf('key', keyId) };
+    const held: Held = { mapKey: this.keyOf('map', mapId), keyKey: this.keyOf('key', keyId), live: false };
     const id = `${this.process}:${(++this.seq).toString(36)}`;
+    const holdsOthers = this.leases.size > 0;
     // Reserve the local slot first: concurrent admissions of this process must not all pass the ceiling.
     this.leases.set(id, held);
     const now = Date.now();
+    const known = this.epoch;
+    let reply: [number, string, number];
     try {
-      const verdict = Number(
-        await this.bounded(
-          this.redis.eval(ADMIT, {
-            keys: [held.mapKey, held.keyKey],
-            arguments: [
-              String(now),
-              String(now + this.timing.leaseMs),
-              id,
-              String(this.limits.perMap),
-              String(this.limits.perKey),
-              String(Math.ceil((this.timing.leaseMs * 2) / 1000)),
-            ],
-          }),
-        ),
-      );
-      if (verdict !== 0) {
-        this.leases.delete(id);
-        return { admitted: false, code: verdict === 1 ? 'map_stream_limit' : 'key_stream_limit', retryAfterS: retryAfter(this.timing) };
-      }
+      reply = (await this.bounded(
+        this.redis.eval(ADMIT, {
+          keys: [held.mapKey, held.keyKey, this.epochKey, this.recoveryKey],
+          arguments: [
+            String(now),
+            String(now + this.timing.leaseMs),
+            id,
+            String(this.limits.perMap),
+            String(this.limits.perKey),
+            String(this.timing.leaseMs * 2),
+            known,
+            randomUUID(),
+            String(recoveryMs(this.timing)),
+            holdsOthers ? '1' : '0',
+          ],
+        }),
+      )) as [number, string, number];
     } catch (err) {
       this.leases.delete(id);
       throw err;
     }
+    const [verdict, epoch, wait] = reply;
+    this.sawEpoch(epoch);
+    if (verdict !== 0) {
+      this.leases.delete(id);
+      if (verdict === 3) return { admitted: false, code: 'caps_recovering', retryAfterS: Math.max(1, Math.ceil(Number(wait) / 1000)) };
+      return { admitted: false, code: verdict === 1 ? 'map_stream_limit' : 'key_stream_limit', retryAfterS: retryAfter(this.timing) };
+    }
+    // Released while its admission was under way (the connection closed): the slot is given back.
+    if (this.leases.get(id) !== held) {
+      await this.redis.multi().zRem(held.mapKey, id).zRem(held.keyKey, id).exec();
+      return { admitted: false, code: 'server_stream_limit', retryAfterS: retryAfter(this.timing) };
+    }
+    held.live = true;
     return { admitted: true, lease: { release: () => this.release(id) } };
+  }
+
+  /** The epoch Redis answered with; a change under a known one means Redis lost the leases: write them again now. */
+  private sawEpoch(epoch: string): void {
+    const lost = this.epoch !== '' && epoch !== this.epoch;
+    this.epoch = epoch;
+    if (lost) void this.renewNow().catch(() => undefined);
   }
 
   /** An admission waits at most COMMAND_DEADLINE_MS for Redis, then answers 503 (the lease, if made, expires unrenewed). */
@@ -148,6 +280,7 @@ export class RedisStreamCaps implements StreamCaps {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    this.hooks.reconnects?.off('ready', this.onReady);
     await Promise.all([...this.leases.keys()].map((id) => this.release(id).catch(() => undefined)));
   }
 
@@ -155,6 +288,8 @@ export class RedisStreamCaps implements StreamCaps {
     const held = this.leases.get(id);
     if (!held) return;
     this.leases.delete(id);
+    // Not admitted yet: its admission gives the slot back when it answers.
+    if (!held.live) return;
     await this.redis.multi().zRem(held.mapKey, id).zRem(held.keyKey, id).exec();
   }
 
@@ -173,22 +308,54 @@ export class RedisStreamCaps implements StreamCaps {
     return key;
   }
 
-  /** Extends every lease this process holds, RENEW_BATCH leases a command (bounded memory and Redis time). */
+  /** Renews now (after a reconnection, or a loss seen by an admission); one renewal at a time, another after it when asked meanwhile. */
+  private renewNow(): Promise<void> {
+    if (this.renewing) {
+      this.renewAgain = true;
+      return this.renewing;
+    }
+    this.renewing = (async () => {
+      try {
+        do {
+          this.renewAgain = false;
+          await this.renew();
+        } while (this.renewAgain);
+      } finally {
+        this.renewing = undefined;
+      }
+    })();
+    return this.renewing;
+  }
+
+  /**
+   * Writes every lease of this process's live connections again, RENEW_BATCH leases a command
+   * (bounded memory and Redis time). The ids of a batch are taken and sent in one step, on the one
+   * connection the releases use too: a lease released after is removed after, never written back.
+   */
   private async renew(): Promise<void> {
-    if (this.leases.size === 0) return;
     const until = String(Date.now() + this.timing.leaseMs);
-    let keys: string[] = [];
-    let ids: string[] = [until];
+    let keys: string[] = [this.epochKey, this.recoveryKey];
+    let ids: string[] = [];
+    let lost = 0;
+    const send = async () => {
+      const [epoch, missing] = (await this.redis.eval(RENEW, {
+        keys,
+        arguments: [until, String(this.timing.leaseMs * 2), this.epoch, randomUUID(), String(recoveryMs(this.timing)), ...ids],
+      })) as [string, number];
+      this.epoch = epoch;
+      lost += Number(missing);
+      keys = [this.epochKey, this.recoveryKey];
+      ids = [];
+    };
     for (const [id, held] of this.leases) {
+      if (!held.live) continue;
       keys.push(held.mapKey, held.keyKey);
       ids.push(id);
-      if (keys.length >= 2 * RENEW_BATCH) {
-        await this.redis.eval(RENEW, { keys, arguments: ids });
-        keys = [];
-        ids = [until];
-      }
+      if (ids.length >= RENEW_BATCH) await send();
     }
-    if (keys.length) await this.redis.eval(RENEW, { keys, arguments: ids });
+    if (ids.length) await send();
+    this.lostAtRenewal = lost;
+    if (lost > 0) this.hooks.onLost?.(lost);
   }
 }
 
@@ -200,11 +367,15 @@ export class MemoryStreamCaps implements StreamCaps {
 
   constructor(
     private readonly limits: CapLimits,
-    private readonly timing: CapTiming = DEFAULT_TIMING,
+    private readonly timing: CapTiming = DEFAULT_CAP_TIMING,
   ) {}
 
   held(): number {
     return this.count;
+  }
+
+  stats(): LeaseStats {
+    return { held: this.count, inRedis: this.count };
   }
 
   async admit(mapId: string, keyId: string): Promise<Admission> {

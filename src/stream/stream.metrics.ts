@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { LeaseStats } from './stream-caps.js';
 
 /** Metrics of the stream role, registered on the process's registry when the role starts. */
 export interface StreamMetrics {
@@ -10,9 +11,13 @@ export interface StreamMetrics {
   slowConsumers: Counter;
   closed: Counter<'reason'>;
   latency: Histogram;
+  leases: Gauge;
+  leasesInRedis: Gauge;
+  leasesReasserted: Counter;
 }
 
-export function streamMetrics(registry: Registry): StreamMetrics {
+/** `leases` reads the caps' own view of this process's leases when the metrics are scraped. */
+export function streamMetrics(registry: Registry, leases: () => LeaseStats): StreamMetrics {
   return {
     clients: new Gauge({ name: 'mapintel_stream_clients', help: 'Stream connections open in this process', registers: [registry] }),
     admissions: new Counter({
@@ -44,6 +49,27 @@ export function streamMetrics(registry: Registry): StreamMetrics {
       name: 'mapintel_stream_publish_to_write_seconds',
       help: 'Time from an event being written in PostgreSQL to its frame being written to a stream connection',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+      registers: [registry],
+    }),
+    leases: new Gauge({
+      name: 'mapintel_stream_leases',
+      help: 'Cap leases this process holds, one per open stream connection: equal to mapintel_stream_clients at rest (a difference is a slot held without a connection, or the reverse)',
+      registers: [registry],
+      collect() {
+        this.set(leases().held);
+      },
+    }),
+    leasesInRedis: new Gauge({
+      name: 'mapintel_stream_leases_in_redis',
+      help: "Of this process's leases, how many Redis held at the last renewal: fewer than mapintel_stream_leases when Redis lost some (they are written again at that renewal)",
+      registers: [registry],
+      collect() {
+        this.set(leases().inRedis);
+      },
+    }),
+    leasesReasserted: new Counter({
+      name: 'mapintel_stream_leases_reasserted_total',
+      help: 'Leases of live connections written again because Redis no longer had them (Redis restarted or failed over without its data)',
       registers: [registry],
     }),
   };

@@ -13,7 +13,7 @@ import type { EventHistory } from '../events/transport/types.js';
 import { withDeadline } from '../deadline.js';
 import { retryFrame } from './sse-frames.js';
 import { StreamHub } from './stream-hub.js';
-import { MemoryStreamCaps, RedisStreamCaps, type StreamCaps } from './stream-caps.js';
+import { capTiming, MemoryStreamCaps, RedisStreamCaps, type StreamCaps } from './stream-caps.js';
 import { STREAM_PATH, StreamService } from './stream.service.js';
 import { streamMetrics } from './stream.metrics.js';
 import { RevocationSweep } from './revocation-sweep.js';
@@ -49,15 +49,26 @@ export const streamRole: Role<StreamHandle> = {
     const { config, log } = core;
     const db = dbOf(core.db.orm);
     const tokens = new TokenService(db, core.secrets.adminToken, core.metrics.tokenLookups);
-    const metrics = streamMetrics(core.metrics.registry);
+    const metrics = streamMetrics(core.metrics.registry, () => caps.stats());
     const limits = { perMap: config.streamMaxPerMap, perKey: config.streamMaxPerKey, perProcess: config.streamMaxPerProcess };
+    const timing = capTiming(config.streamLeaseMs);
     // node-redis bounds each command with an AbortSignal.timeout (5 s by default) whose timer fires even
     // after the answer came, building an exception each time: after a burst of connects (two commands
     // each) that was the largest burst of work in this process, seconds later, under live fan-out. The
     // role's commands go through a view of the shared connection without that timer and are bounded by
     // deadlines of their own, cleared when the answer comes (stream-caps.ts, stream.service.ts).
     const redis = core.redis ? (core.redis.commands.withCommandOptions({ timeout: 0 }) as Redis) : undefined;
-    const caps: StreamCaps = redis ? new RedisStreamCaps(redis, config.redisKeyPrefix, limits) : new MemoryStreamCaps(limits);
+    const capsLog = log.child({ component: 'stream' });
+    const caps: StreamCaps = redis
+      ? new RedisStreamCaps(redis, config.redisKeyPrefix, limits, timing, {
+          // Each reconnection renews at once: after Redis lost its data the counts are whole again this soon.
+          reconnects: core.redis!.commands,
+          onLost: (count) => {
+            metrics.leasesReasserted.inc(count);
+            capsLog.warn({ count }, 'stream cap leases written again: Redis no longer had them (restarted or failed over without its data)');
+          },
+        })
+      : new MemoryStreamCaps(limits, timing);
     const history = redis ? boundedHistory(new RedisEventHistory(redis, config.redisKeyPrefix)) : core.events.history;
     const tail = await core.events.tail();
     // The hub and the service refer to each other: the hub's resync replays through the service.
@@ -115,6 +126,19 @@ export const streamRole: Role<StreamHandle> = {
         'stream role started; SERVICE_SSE_ENABLED is off: no event streams are served, GET /api/maps/{map_id}/events/stream answers 403 sse_disabled',
       );
 
+    // Every open connection holds one lease and every lease one open connection, whenever this runs (both
+    // change together, in one step): a difference is a slot kept without a connection, or the reverse.
+    // The metrics show both; two checks in a row with a difference say so in the log.
+    let disagreed = false;
+    const audit = setInterval(() => {
+      const leases = caps.stats().held;
+      const connections = streams.open.size;
+      if (leases === connections) disagreed = false;
+      else if (disagreed) capsLog.warn({ leases, connections }, 'stream cap leases and open connections disagree');
+      else disagreed = true;
+    }, timing.renewMs);
+    audit.unref();
+
     let drained: Promise<void> | undefined;
     const handle: StreamHandle = {
       service: streams,
@@ -148,6 +172,7 @@ export const streamRole: Role<StreamHandle> = {
       async stop() {
         await handle.stopAccepting();
         sweep.stop();
+        clearInterval(audit);
         streams.stop();
         hub.stop();
         await caps.close();

@@ -139,6 +139,10 @@ export class StreamService {
     const admission = await this.d.caps.admit(map.id, principal.keyId);
     this.d.metrics.admissions.inc({ result: admission.admitted ? 'admitted' : admission.code });
     if (!admission.admitted) {
+      if (admission.code === 'caps_recovering')
+        throw new AppError(503, 'dependency_unavailable', 'Redis lost the stream connection counts; they are being rebuilt, retry later', undefined, {
+          'Retry-After': String(admission.retryAfterS),
+        });
       const messages = {
         map_stream_limit: 'Too many stream connections to this map',
         key_stream_limit: 'Too many stream connections for this API key',

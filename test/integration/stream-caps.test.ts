@@ -1,13 +1,18 @@
 /**
  * Stream connection caps, one contract for both implementations: Redis (shared by processes; here
  * several instances over the machine's Redis stand for several stream processes) and in-process.
+ * The leases' life with Redis: connections that stay open long after the last admission, and a
+ * Redis restart that loses every lease (a Redis server of the test's own, without persistence).
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { deleteRedisPrefix, TEST_REDIS_URL, uniqueName } from '../support/db.js';
+import { OwnRedis } from '../support/redis-server.js';
+import { waitFor } from '../support/wait.js';
 import { MemoryStreamCaps, RedisStreamCaps, type Admission, type CapLimits, type CapTiming, type StreamCaps } from '../../src/stream/stream-caps.js';
-import type { Redis } from '../../src/core/redis.js';
+import { connectRedis, type Redis } from '../../src/core/redis.js';
+import { createLogger } from '../../src/log.js';
 
 const prefixes: string[] = [];
 const clients: Redis[] = [];
@@ -116,4 +121,96 @@ describe('stream caps (Redis only)', () => {
     // The live process's lease was renewed meanwhile and still counts: two slots came back, not three.
     expect(admitted(after)).toBe(2);
   });
+});
+
+describe('stream caps (Redis only): leases for the life of every connection', () => {
+  it('keeps counting connections that stay open long after the last admission to their map and key', async () => {
+    const timing = { leaseMs: 1200, renewMs: 300 };
+    const { processes } = await redisCaps({ perMap: 3, perKey: 3, perProcess: 1000 }, timing);
+    const mapId = randomUUID();
+    const held = await Promise.all([0, 1, 2].map((i) => processes[i]!.admit(mapId, 'one-key')));
+    expect(admitted(held)).toBe(3);
+    // No admission to this map or this key for several lease times (past twice the lease, the time
+    // the sets once lived after their last admission): the three connections are still open.
+    await new Promise((r) => setTimeout(r, 4 * timing.leaseMs));
+    const map = await processes[0]!.admit(mapId, 'another-key');
+    const key = await processes[1]!.admit(randomUUID(), 'one-key');
+    expect(map).toMatchObject({ admitted: false, code: 'map_stream_limit' });
+    expect(key).toMatchObject({ admitted: false, code: 'key_stream_limit' });
+  });
+
+  it('after a Redis restart that lost every lease: admits nothing past a cap, and the counts are whole again within a renewal period', async () => {
+    const own = await OwnRedis.create({ persist: false });
+    const conns: Redis[] = [];
+    const processes: RedisStreamCaps[] = [];
+    try {
+      const log = createLogger('silent');
+      const timing = { leaseMs: 3000, renewMs: 1000 };
+      const prefix = `${uniqueName('caps')}:`;
+      const lost: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        // As the stream role connects: commands fail at once while Redis is down, and each reconnection renews.
+        const c = await connectRedis({ url: own.url, purpose: 'caps-test', log });
+        conns.push(c);
+        processes.push(new RedisStreamCaps(c, prefix, { perMap: 6, perKey: 4, perProcess: 1000 }, timing, { reconnects: c, onLost: (n) => lost.push(n) }));
+      }
+      const mapId = randomUUID();
+      // The map full (6) and one key full (4), spread over the three processes.
+      const first = await Promise.all(Array.from({ length: 6 }, (_, i) => processes[i % 3]!.admit(mapId, i < 4 ? 'full-key' : `key-${i}`)));
+      expect(admitted(first)).toBe(6);
+      const inspect = await connectRedis({ url: own.url, purpose: 'caps-inspect', log });
+      conns.push(inspect);
+      const count = async (kind: 'map' | 'key', id: string) => inspect.zCard(`${prefix}stream:caps:${kind}:${id}`).catch(() => -1);
+      expect(await count('map', mapId)).toBe(6);
+
+      await own.stop();
+      await own.start();
+      // Admissions from the moment every process can reach Redis again, before and after they have
+      // written their leases back: none passes a cap.
+      await waitFor(
+        async () =>
+          (
+            await Promise.all(
+              conns.map((c) =>
+                c.ping().then(
+                  () => true,
+                  () => false,
+                ),
+              ),
+            )
+          ).every(Boolean),
+        20_000,
+        'every client reconnected',
+      );
+      const tries: Admission[] = [];
+      const tryAll = async () => {
+        const round = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => processes[i % 3]!.admit(i % 2 ? mapId : randomUUID(), i % 2 ? `other-${i}` : 'full-key').catch(() => undefined)),
+        );
+        tries.push(...round.filter((r): r is Admission => r !== undefined));
+      };
+      await tryAll();
+      expect(admitted(tries)).toBe(0);
+      await waitFor(async () => (await count('map', mapId)) === 6 && (await count('key', 'full-key')) === 4, 15_000, 'leases written back');
+      await tryAll();
+      expect(admitted(tries)).toBe(0);
+      // Each lease was written back once, by the process that holds it; none was shed.
+      expect(lost.reduce((a, b) => a + b, 0)).toBe(6);
+      expect(processes.map((p) => p.stats().held)).toEqual([2, 2, 2]);
+
+      // Once the recovery window has passed, the caps are the caps again: full, then one slot freed, one admitted.
+      await waitFor(async () => Number(await inspect.pTTL(`${prefix}stream:caps:recovering`)) < 0, 30_000, 'recovery window over');
+      expect(await processes[0]!.admit(mapId, 'late')).toMatchObject({ admitted: false, code: 'map_stream_limit' });
+      expect(await processes[1]!.admit(randomUUID(), 'full-key')).toMatchObject({ admitted: false, code: 'key_stream_limit' });
+      const [one] = first;
+      if (!one?.admitted) throw new Error('admitted above');
+      await one.lease.release();
+      expect((await processes[2]!.admit(mapId, 'late')).admitted).toBe(true);
+      expect(await count('map', mapId)).toBe(6);
+    } finally {
+      for (const p of processes) await p.close().catch(() => undefined);
+      for (const c of conns) c.destroy();
+      await own.destroy();
+    }
+  }, 90_000);
 });

@@ -1,6 +1,7 @@
 /**
  * A Redis server of the test's own on a free loopback port (with an append-only file, so a stop and
- * restart keeps what it had), for tests that stop Redis without touching the machine's one.
+ * restart keeps what it had, unless made without), for tests that stop Redis without touching the
+ * machine's one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,14 +41,18 @@ export class OwnRedis {
   private child: ChildProcess | undefined;
   readonly dir = mkdtempSync(path.join(os.tmpdir(), 'mapintel-redis-'));
 
-  constructor(readonly port: number) {}
+  /** `persist: false`: no append-only file, so a restart starts empty (as a Redis kept as a cache does). */
+  constructor(
+    readonly port: number,
+    private readonly persist = true,
+  ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  static async create(): Promise<OwnRedis> {
-    const r = new OwnRedis(await freePort());
+  static async create(opts: { persist?: boolean } = {}): Promise<OwnRedis> {
+    const r = new OwnRedis(await freePort(), opts.persist ?? true);
     await r.start();
     return r;
   }
@@ -55,7 +60,17 @@ export class OwnRedis {
   async start(): Promise<void> {
     this.child = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''],
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        this.dir,
+        ...(this.persist ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
+        '--save',
+        '',
+      ],
       { stdio: 'ignore' },
     );
     await waitPort(this.port, true);
