@@ -104,10 +104,14 @@ export class StreamService {
         'request',
       );
     });
-    this.serve(req, res).catch((err: unknown) => this.fail(res, err));
+    // The client may leave while the checks below wait (key, map, admission): their results must then
+    // hold nothing, so whether it is gone is known from the first moment, not from when a stream opens.
+    let gone = false;
+    res.once('close', () => (gone = true));
+    this.serve(req, res, () => gone || req.socket.destroyed).catch((err: unknown) => this.fail(res, err));
   }
 
-  private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  private async serve(req: http.IncomingMessage, res: http.ServerResponse, gone: () => boolean): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://stream.invalid');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
@@ -136,8 +140,14 @@ export class StreamService {
       if (!lastId)
         throw new BadRequestError('invalid_event_id', '`last_event_id` must be an event id (ULID)', [{ field: 'last_event_id', message: 'must be a ULID' }]);
     }
+    if (gone()) return;
     const admission = await this.d.caps.admit(map.id, principal.keyId);
     this.d.metrics.admissions.inc({ result: admission.admitted ? 'admitted' : admission.code });
+    if (admission.admitted && gone()) {
+      // Nobody to stream to: the slot is given back at once.
+      await admission.lease.release().catch(() => undefined);
+      return;
+    }
     if (!admission.admitted) {
       if (admission.code === 'caps_recovering')
         throw new AppError(503, 'dependency_unavailable', 'Redis lost the stream connection counts; they are being rebuilt, retry later', undefined, {
@@ -158,13 +168,22 @@ export class StreamService {
       return;
     }
     const compat = principal.streamProfile === 'reference';
-    this.stream(req, res, { principal, token, mapId: map.id, filter, lastId, compat, release: () => admission.lease.release() });
+    this.stream(req, res, { principal, token, mapId: map.id, filter, lastId, compat, release: () => admission.lease.release(), gone });
   }
 
   private stream(
     req: http.IncomingMessage,
     res: http.ServerResponse,
-    s: { principal: MapKeyPrincipal; token: string; mapId: string; filter: EventFilter; lastId: string | null; compat: boolean; release: () => Promise<void> },
+    s: {
+      principal: MapKeyPrincipal;
+      token: string;
+      mapId: string;
+      filter: EventFilter;
+      lastId: string | null;
+      compat: boolean;
+      release: () => Promise<void>;
+      gone: () => boolean;
+    },
   ): void {
     const { hub, metrics, config } = this.d;
     res.writeHead(200, { ...STREAM_HEADERS, connection: 'keep-alive' });
@@ -219,6 +238,11 @@ export class StreamService {
     res.on('close', finish);
     this.open.add(sink);
     metrics.clients.inc();
+    // Gone between the admission and here: 'close' has been emitted already and will not come again.
+    if (s.gone()) {
+      finish();
+      return;
+    }
     hub.join(sink, s.lastId);
     void (async () => {
       sink.write(retryFrame(config.streamRetryMs));
