@@ -131,7 +131,13 @@ export const SETTINGS: readonly Setting[] = [
     default: '25000',
     unit: 'milliseconds',
   },
-  { name: 'STREAM_KEEPALIVE_MS', meaning: 'A `: keepalive` comment goes to a stream after this long without a frame', default: '15000', unit: 'milliseconds' },
+  {
+    name: 'STREAM_KEEPALIVE_MS',
+    meaning:
+      'A `: keepalive` comment goes to a stream after this long without a frame; a client that takes no byte of its replay for twice this long is disconnected (it resumes with its last id)',
+    default: '15000',
+    unit: 'milliseconds',
+  },
   { name: 'STREAM_RETRY_MS', meaning: 'Reconnection delay sent to stream clients (`retry:`)', default: '3000', unit: 'milliseconds' },
   {
     name: 'STREAM_BACKFILL_MAX',

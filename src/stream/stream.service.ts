@@ -46,7 +46,15 @@ export interface OpenStream extends StreamSink {
   readonly token: string;
   /** When a frame was last written (keepalives fill the silences). */
   readonly lastWrite: number;
+  /**
+   * Resolves true when more may be written: at once while the socket takes what it is given, else when
+   * it has drained. False when the connection is gone, or closed for taking nothing for the stall time.
+   */
+  room(): Promise<boolean>;
 }
+
+/** The connection ended while its replay was written: the replay stops, nothing to report. */
+class ConnectionGone extends Error {}
 
 /** Waits between the attempts of a resync's backfill (about 6 s in all). */
 const RESYNC_RETRY_MS = [250, 1_000, 2_000, 3_000];
@@ -186,6 +194,8 @@ export class StreamService {
     },
   ): void {
     const { hub, metrics, config } = this.d;
+    // A replay waits for the client to take what it was sent; one taking nothing for this long is a slow consumer.
+    const stallMs = 2 * config.streamKeepaliveMs;
     res.writeHead(200, { ...STREAM_HEADERS, connection: 'keep-alive' });
     res.flushHeaders();
     req.socket.setNoDelay(true);
@@ -221,6 +231,27 @@ export class StreamService {
       },
       // node:http counts the socket's unsent bytes in the response's.
       bufferedBytes: () => res.writableLength,
+      room: () => {
+        if (ended) return Promise.resolve(false);
+        if (!res.writableNeedDrain) return Promise.resolve(true);
+        return new Promise<boolean>((resolve) => {
+          const done = (ok: boolean) => {
+            clearTimeout(timer);
+            res.off('drain', drained);
+            res.off('close', closed);
+            resolve(ok);
+          };
+          const drained = () => done(true);
+          const closed = () => done(false);
+          const timer = setTimeout(() => {
+            done(false);
+            metrics.slowConsumers.inc();
+            sink.close('slow_consumer');
+          }, stallMs);
+          res.once('drain', drained);
+          res.once('close', closed);
+        });
+      },
       close: (reason) => {
         if (ended) return;
         metrics.closed.inc({ reason });
@@ -255,6 +286,7 @@ export class StreamService {
       else if (latest) hub.sent(sink, latest);
       hub.goLive(sink);
     })().catch((err: unknown) => {
+      if (err instanceof ConnectionGone) return;
       this.d.log.warn({ err: { message: (err as Error).message }, mapId: s.mapId }, 'stream backfill failed; closing (the client resumes)');
       sink.close('resync_failed');
     });
@@ -271,10 +303,11 @@ export class StreamService {
     for (let attempt = 0; ; attempt++) {
       if (!this.open.has(sink as OpenStream)) return;
       try {
-        await this.replay(sink, hub.lastId(sink));
+        await this.replay(sink as OpenStream, hub.lastId(sink));
         hub.goLive(sink);
         return;
       } catch (err) {
+        if (err instanceof ConnectionGone) return;
         if (attempt >= RESYNC_RETRY_MS.length) {
           this.d.log.warn({ err: { message: (err as Error).message }, mapId: sink.mapId }, 'stream resync failed; closing (the client resumes)');
           sink.close('resync_failed');
@@ -285,15 +318,20 @@ export class StreamService {
     }
   }
 
-  /** Backfills a connection from `after` (also after a tail resync); the hub queues live events meanwhile. */
-  async replay(sink: StreamSink, after: string | null): Promise<void> {
+  /**
+   * Backfills a connection from `after` (also after a tail resync); the hub queues live events
+   * meanwhile. The replay is read a page at a time and written as the socket takes it: a resume holds
+   * at most a page of events and a socket's buffer, whatever the gap.
+   */
+  async replay(sink: OpenStream, after: string | null): Promise<void> {
     const { hub, metrics } = this.d;
-    const result = await backfill({ history: this.d.history, log: this.d.eventLog }, sink.mapId, after, this.d.config.streamBackfillMax, (e) => {
+    const result = await backfill({ history: this.d.history, log: this.d.eventLog }, sink.mapId, after, this.d.config.streamBackfillMax, async (e) => {
       if (matchesFilter(sink.filter, e.type)) {
         sink.write(eventFrame(e, sink.compat));
         metrics.backfilled.inc();
       }
       hub.sent(sink, e.id);
+      if (!(await sink.room())) throw new ConnectionGone();
     });
     if (result.kind === 'reset') {
       metrics.resets.inc({ reason: result.reason });
