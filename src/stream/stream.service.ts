@@ -127,6 +127,16 @@ export class StreamService {
     }
     if (!this.d.config.sseEnabled) throw new ForbiddenError('sse_disabled', 'Server-Sent Events are disabled on this server');
     if (!this.accepting) throw new AppError(503, 'shutting_down', 'This server is shutting down; reconnect', undefined, { 'Retry-After': '1' });
+    // The map id is decoded before anything is looked up, as the api role's router does: a malformed
+    // percent-encoding is the client's error (400), not the server's.
+    const rawRef = STREAM_PATH.exec(url.pathname)?.[1];
+    if (rawRef === undefined) throw new AppError(404, 'not_found', 'Not found');
+    let mapRef: string;
+    try {
+      mapRef = decodeURIComponent(rawRef);
+    } catch {
+      throw new BadRequestError('bad_request', 'The map id in the path is not valid percent-encoding');
+    }
     const header = TokenService.bearerOf(req.headers.authorization);
     const query = url.searchParams.get('token') ?? undefined;
     const token = header ?? (query && TokenService.isWellFormed(query) ? query : undefined);
@@ -138,7 +148,6 @@ export class StreamService {
     const identity = await this.d.tokens.identify(token);
     if (identity.principal?.kind !== 'map_key') throw tokenRefused(['map_key'], { as: 'token', token, identity });
     const principal = identity.principal;
-    const mapRef = decodeURIComponent(STREAM_PATH.exec(url.pathname)![1]!);
     const map = await this.d.access.byPath(principal, mapRef);
     const filter = parseEventFilter(url.searchParams.getAll('events'));
     const lastRaw = url.searchParams.get('last_event_id') ?? headerValue(req.headers['last-event-id']);

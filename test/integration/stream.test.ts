@@ -100,6 +100,17 @@ describe('GET /api/maps/{map_id}/events/stream', () => {
     }
   });
 
+  it('answers 400 for a map id that is not valid percent-encoding, as the api role does: never 5xx for bad input', async () => {
+    for (const bad of ['%ZZ', '%E0%A4%A', '%C0%80', '%']) {
+      const res = await fetch(`${t.url}/api/maps/${bad}/events/stream`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status, bad).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(((await res.json()) as { code: string }).code).toBe('bad_request');
+      const api = await t.fetch(`/api/maps/${bad}/webhooks`, { token: key });
+      expect(api.status, `api ${bad}`).toBe(400);
+    }
+  });
+
   it('opens with the SSE headers, retry and connected frames, then delivers each change as id + data', async () => {
     const c = await stream(`?token=${key}`, { authorization: '' });
     expect(c.status).toBe(200);
