@@ -1,8 +1,8 @@
 /**
  * Backfill of a resuming stream client (decisions §6): every event of the map after its last id, in
  * order, from the hot history when it still reaches back that far, else from the PostgreSQL event
- * log; an id older than retained history, or more events behind than the backfill maximum, gets a
- * reset instead: never a silent partial replay.
+ * log; an id older than retained history, more events behind than the backfill maximum, or after the
+ * map's newest event gets a reset instead: never a silent partial replay, never a silent stream.
  */
 import type { EventEnvelope } from '../events/envelope.js';
 import type { EventHistory } from '../events/transport/types.js';
@@ -14,7 +14,10 @@ export interface EventLogReader {
 }
 
 export type BackfillResult =
-  { kind: 'replayed'; count: number; lastId: string | null } | { kind: 'reset'; reason: 'retention' | 'backfill_limit'; earliestEventId: string | null };
+  | { kind: 'replayed'; count: number; lastId: string | null }
+  | { kind: 'reset'; reason: 'retention' | 'backfill_limit'; earliestEventId: string | null }
+  /** The id is after the map's newest event (or the map has none): not one the map has sent. */
+  | { kind: 'reset'; reason: 'unknown_event_id'; earliestEventId: string | null; newestEventId: string | null };
 
 const PAGE = 500;
 
@@ -31,6 +34,16 @@ export async function backfill(
   max: number,
   emit: (e: EventEnvelope) => void | Promise<void>,
 ): Promise<BackfillResult> {
+  if (afterId !== null) {
+    // Ids only grow, and the event log has every id before the hot history does: an id past both newest
+    // ones was never the map's (another map's, or a clock ahead). Replaying after it would send nothing,
+    // and live events would be taken for ones the client has, until time passed it.
+    const [hotNewest, logNewest] = await Promise.all([sources.history.lastId(mapId), sources.log.newestId(mapId)]);
+    const newest = hotNewest === null ? logNewest : logNewest === null || hotNewest > logNewest ? hotNewest : logNewest;
+    if (newest === null || afterId > newest) {
+      return { kind: 'reset', reason: 'unknown_event_id', earliestEventId: await sources.log.oldestId(mapId), newestEventId: newest };
+    }
+  }
   const hotFirst = afterId === null ? null : await sources.history.firstId(mapId);
   // Trimming drops the oldest entries only: when the hot history still holds an id at or before the
   // client's, it holds every later one.

@@ -101,6 +101,12 @@ export class StreamHub {
     if (m && (m.lastId === null || id > m.lastId)) m.lastId = id;
   }
 
+  /** Sets the connection's position, back or forth (after a reset for an id the map never had). */
+  reposition(sink: StreamSink, id: string | null): void {
+    const m = this.members.get(sink);
+    if (m) m.lastId = id;
+  }
+
   /** Backfill is written: flush what arrived meanwhile and deliver live from now on. */
   goLive(sink: StreamSink): void {
     const m = this.members.get(sink);

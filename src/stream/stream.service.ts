@@ -344,6 +344,8 @@ export class StreamService {
     });
     if (result.kind === 'reset') {
       metrics.resets.inc({ reason: result.reason });
+      // An id after the map's newest is no position: the client goes on from the newest the map has.
+      if (result.reason === 'unknown_event_id') hub.reposition(sink, result.newestEventId);
       sink.write(resetFrame(result.reason, result.earliestEventId));
     }
   }

@@ -15,6 +15,7 @@ import { dbOf } from '../../src/db/db.js';
 import { backfill } from '../../src/stream/backfill.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
 import { createLogger } from '../../src/log.js';
+import { ulid } from 'ulid';
 
 const log = createLogger('silent');
 let t: TestDb;
@@ -115,6 +116,15 @@ describe.each(['Redis Streams', 'in-process'] as const)('stream backfill (%s)', 
     expect(got.map((e) => e.id)).toEqual(all.slice(20).map((e) => e.id));
     expect(result).toEqual({ kind: 'replayed', count: 130, lastId: all[149]!.id });
     expect((await run(layer, mapId, null, 100)).result).toEqual({ kind: 'reset', reason: 'backfill_limit', earliestEventId: all[20]!.id });
+  });
+
+  it('resets an id after the map’s newest event, naming the earliest it has and the newest to go on from', async () => {
+    const { mapId, layer, all } = await mapWithEvents(kind, 20, 1000);
+    const ahead = ulid(Date.now() + 3_600_000);
+    expect(await run(layer, mapId, ahead)).toEqual({
+      got: [],
+      result: { kind: 'reset', reason: 'unknown_event_id', earliestEventId: all[0]!.id, newestEventId: all[19]!.id },
+    });
   });
 
   it('resets rather than replaying part of the gap when the client is more than the maximum behind', async () => {

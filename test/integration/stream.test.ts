@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
+import { ulid } from 'ulid';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeMap } from '../support/factories.js';
 import { moveSystem, openStream, type Frame, type SseConnection } from '../support/sse.js';
@@ -168,6 +169,27 @@ describe('GET /api/maps/{map_id}/events/stream', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
     resumed.close();
+  });
+
+  it('sends a reset, then live events, to a last_event_id after the map’s newest event (not one the map has sent)', async () => {
+    // The map has an event (seen on a stream, so it is in the event log).
+    const first = await stream();
+    await first.waitFor((f) => f.event === 'connected');
+    await moveSystem(t, slug, key);
+    await first.waitFor(isEvent);
+    first.close();
+    // An id from an hour ahead: a client of another map, or of a clock that ran ahead.
+    const ahead = ulid(Date.now() + 3_600_000);
+    const c = await stream(`?last_event_id=${ahead}`);
+    const [reset] = await c.waitFor((f) => f.event === 'reset');
+    const body = JSON.parse(reset!.data!) as { reason: string; earliest_event_id: string | null };
+    expect(body.reason).toBe('unknown_event_id');
+    expect(body.earliest_event_id).not.toBeNull();
+    await moveSystem(t, slug, key);
+    const [e] = await c.waitFor(isEvent, 1, 20_000);
+    expect(e!.id! < ahead).toBe(true);
+    expect(c.frames.filter(isEvent).length).toBe(1);
+    c.close();
   });
 
   it('sends keepalive comments on a quiet stream', async () => {
