@@ -8,7 +8,7 @@ NODE_DEP := .node/node_modules/.bin/node
 endif
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help node install build run serve test test-cluster test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-webhooks bench-operator clean
+.PHONY: help node install build run serve test test-cluster test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator clean
 help: ## list targets
 	@grep -E '^[a-z0-9-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -81,6 +81,9 @@ bench-api: build ## REST read benchmark against a bare node:http + pg baseline
 
 bench-stream: build ## event stream: idle connections, fan-out latency, saturation, connects/s against a bare node:http SSE fan-out and Centrifugo (built from the Go module proxy into .cache/ on first use)
 	node scripts/bench-stream.mjs
+
+bench-stream-churn: build ## stream caps under churn for 5 minutes (three stream processes, a SIGKILL, a Redis restart; STREAM_CHURN_SECONDS=N to change); prints the peaks, RSS and statuses
+	STREAM_CHURN_SECONDS=$${STREAM_CHURN_SECONDS:-300} npx vitest run test/integration/stream-churn.test.ts
 
 bench-operator: build ## operator: 1,000 WebhookSubscriptions at once on a test kube-apiserver, time to Ready, requests per resource, 5 min idle (BENCH_IDLE_SECONDS=20 for a quick run)
 	node scripts/kube-tools.mjs >/dev/null

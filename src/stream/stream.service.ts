@@ -116,10 +116,10 @@ export class StreamService {
     // hold nothing, so whether it is gone is known from the first moment, not from when a stream opens.
     let gone = false;
     res.once('close', () => (gone = true));
-    this.serve(req, res, () => gone || req.socket.destroyed).catch((err: unknown) => this.fail(res, err));
+    this.serve(req, res, id, () => gone || req.socket.destroyed).catch((err: unknown) => this.fail(res, err));
   }
 
-  private async serve(req: http.IncomingMessage, res: http.ServerResponse, gone: () => boolean): Promise<void> {
+  private async serve(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, gone: () => boolean): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://stream.invalid');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
@@ -185,6 +185,8 @@ export class StreamService {
       return;
     }
     const compat = principal.streamProfile === 'reference';
+    // With the access log line at its end, says which connections were open when (and of which key).
+    this.d.log.info({ requestId, mapId: map.id, keyId: principal.keyId }, 'stream opened');
     this.stream(req, res, { principal, token, mapId: map.id, filter, lastId, compat, release: () => admission.lease.release(), gone });
   }
 
