@@ -45,6 +45,12 @@ interface Member {
 export interface HubOptions {
   /** A connection whose unsent bytes pass this is closed (decisions §6: 1 MiB). */
   maxBufferedBytes: number;
+  /**
+   * A connection still backfilling for which more live events than this wait is closed as a slow
+   * consumer (the backfill maximum: it would be that far behind), so a replay that its client takes
+   * slowly does not keep every live event of its map meanwhile. Unbounded when absent.
+   */
+  maxQueued?: number;
   /** The tail may have missed events: the owner backfills the connection again from its last id. */
   onResync: (sink: StreamSink, lastId: string | null) => void;
   /** A live event and how many connections it was written to (for the delivery counter and latency). */
@@ -159,7 +165,7 @@ export class StreamHub {
     let written = 0;
     for (const m of set) {
       if (m.queue) {
-        m.queue.push(e);
+        if (m.queue.push(e) > (this.opts.maxQueued ?? Infinity)) this.dropSlow(m);
         continue;
       }
       if (!this.accept(m, e)) continue;
@@ -196,11 +202,14 @@ export class StreamHub {
 
   private write(m: Member, frames: readonly SharedFrame[]): void {
     m.sink.send(frames);
-    if (m.sink.bufferedBytes() > this.opts.maxBufferedBytes) {
-      this.leave(m.sink);
-      this.opts.onSlowConsumer?.();
-      m.sink.close('slow_consumer');
-    }
+    if (m.sink.bufferedBytes() > this.opts.maxBufferedBytes) this.dropSlow(m);
+  }
+
+  private dropSlow(m: Member): void {
+    this.leave(m.sink);
+    m.queue = null;
+    this.opts.onSlowConsumer?.();
+    m.sink.close('slow_consumer');
   }
 
   private resyncAll(): void {

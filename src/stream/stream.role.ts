@@ -75,6 +75,7 @@ export const streamRole: Role<StreamHandle> = {
     const late: { service?: StreamService } = {};
     const hub = new StreamHub(tail, {
       maxBufferedBytes: config.streamMaxBufferBytes,
+      maxQueued: config.streamBackfillMax,
       // The tail may have missed events: each connection replays from its last id, then goes live again.
       onResync: (sink) => void late.service?.resync(sink),
       onDelivered: (e, connections) => {

@@ -143,6 +143,25 @@ describe('StreamHub', () => {
     expect(hub.size()).toBe(1);
   });
 
+  it('closes a connection still backfilling once more live events wait for it than the backfill maximum, and only that one', async () => {
+    let slow = 0;
+    const { hub, publish } = await setup({ maxQueued: 3, onSlowConsumer: () => slow++ });
+    const replaying = new FakeSink('A');
+    const live = new FakeSink('A');
+    hub.join(replaying, null);
+    hub.join(live, null);
+    hub.goLive(live);
+    for (let i = 0; i < 3; i++) await publish(ev('A'));
+    await tick();
+    expect(replaying.closed).toBeUndefined();
+    await publish(ev('A'));
+    await tick();
+    expect(replaying.closed).toBe('slow_consumer');
+    expect(slow).toBe(1);
+    expect(live.frames.length).toBe(4);
+    expect(hub.size()).toBe(1);
+  });
+
   it('writes the frames of one tail read to each connection in one write, in order', async () => {
     const { hub, publish } = await setup();
     const a = new FakeSink('A');
