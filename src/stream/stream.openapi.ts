@@ -25,7 +25,7 @@ export const streamPathItem = {
       '(the `EventEnvelope` schema; no `event:` line), and `: keepalive` comments when idle.',
       'With `last_event_id` (or the `Last-Event-ID` header) every later event of the map that matches',
       '`events` comes first, in order, with no gap or duplicate before the live ones; an id older than the',
-      'kept history gets `event: reset` with `{"reason", "earliest_event_id"}` instead.',
+      'kept history, or after the map\'s newest event, gets `event: reset` with `{"reason", "earliest_event_id"}` instead.',
       'Needs `SERVICE_SSE_ENABLED=true` and a process running the stream role. Connections are capped per map',
       'and per key across every process (429 with `Retry-After`).',
       '"Try it out" waits for the stream to end and shows nothing meanwhile: use `curl -sN` or the event console',
@@ -69,12 +69,16 @@ export const streamPathItem = {
         description: 'The stream; it stays open until the client leaves or the server closes it (the client then reconnects with its last id).',
         content: { 'text/event-stream': { schema: { type: 'string' } } },
       },
-      '400': error('Unknown event type in `events` (`validation_failed`), or a malformed last event id (`invalid_event_id`)'),
+      '400': error(
+        'A map id that is not valid percent-encoding (`bad_request`), an unknown event type in `events` (`validation_failed`), or a malformed last event id (`invalid_event_id`)',
+      ),
       '401': error(MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE),
       '403': error('Server-Sent Events are switched off on this server (`sse_disabled`)'),
       '404': error('Unknown map, or a map this key does not belong to'),
       '429': error('Too many streams of this map, key or process (`map_stream_limit`, `key_stream_limit`, `server_stream_limit`); see Retry-After'),
-      '503': error('The process is shutting down, or does not run the stream role (`shutting_down`, `stream_not_served`)'),
+      '503': error(
+        'The process is shutting down, does not run the stream role, or the connection counts are being rebuilt after Redis lost them (`shutting_down`, `stream_not_served`, `dependency_unavailable`); see Retry-After',
+      ),
     },
   },
 };

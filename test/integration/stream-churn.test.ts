@@ -318,6 +318,10 @@ describe('stream caps under churn', () => {
         rssPeakMiB: Math.round(rssPeak / 1048576),
         rssPeakMiBByProcess: started.map((_, i) => Math.round(Math.max(0, ...rss.map((r) => r[i] ?? 0)) / 1048576)),
         rssIdleMiBByProcess: idle.map((b) => Math.round(b / 1048576)),
+        // The largest RSS of any process in each quarter of the churn: a growth from quarter to quarter would be a leak.
+        rssPeakMiBByQuarter: [0, 1, 2, 3].map((q) =>
+          Math.round(Math.max(0, ...rss.slice(Math.floor((rss.length * q) / 4), Math.floor((rss.length * (q + 1)) / 4)).flat()) / 1048576),
+        ),
         redisDownMs: redisUpAt - redisDownAt,
         loadAverage: os.loadavg().map((l) => l.toFixed(2)),
       };
