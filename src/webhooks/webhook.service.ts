@@ -145,6 +145,11 @@ export class WebhookService {
     return (await this.subs.list(this.db, map.id)).map(toDto);
   }
 
+  async get(principal: MapKeyPrincipal, mapPath: string, id: string): Promise<WebhookSubscriptionDto> {
+    const map = await this.access.byPath(principal, mapPath);
+    return toDto(await this.find(this.db, map, id));
+  }
+
   async create(principal: MapKeyPrincipal, mapPath: string, fields: CreateWebhookRequest): Promise<CreatedWebhookSubscriptionDto> {
     const map = await this.access.byPath(principal, mapPath);
     const events = normalizeEvents(fields.events);

@@ -98,6 +98,18 @@ export class WebhooksController extends Controller {
   }
 
   /**
+   * One subscription with its delivery state, as the list shows it (no secret).
+   * @summary Get a subscription
+   * @param map_id Map UUID or slug.
+   * @param id Subscription id.
+   */
+  @Get('{id}')
+  @Response<ErrorResponse>(404, 'Unknown subscription', WEBHOOK_NOT_FOUND_EXAMPLE)
+  public async getWebhook(@Request() req: ExRequest, @Path() map_id: string, @Path() id: string): Promise<DataResponse<WebhookSubscriptionDto>> {
+    return { data: await this.webhooks.get(principalOf(req, 'map_key'), map_id, id) };
+  }
+
+  /**
    * Changes `url`, `events` and/or `active`. Setting `active` true again resets `consecutive_failures`;
    * setting it false drops the deliveries still waiting for a retry.
    * @summary Update a subscription

@@ -267,6 +267,57 @@ describe('webhook management API', () => {
     expect(((await after.json()) as { data: unknown[] }).data).toHaveLength(1);
   });
 
+  it('answers one subscription with its delivery state, as the list shows it; 404 webhook_not_found otherwise', async () => {
+    // A map of its own: the other tests fill this file's map up to its five subscriptions.
+    const own = await makeMap(s.platform);
+    const b = `/api/maps/${own.map.id}/webhooks`;
+    const created = (
+      (await (
+        await s.fetch(b, {
+          method: 'POST',
+          token: own.key,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ url: PUBLIC(40), events: ['map_kill'] }),
+        })
+      ).json()) as { data: { id: string } }
+    ).data;
+    // Delivery state as the worker leaves it after failures.
+    await s.platform.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update webhook_subscriptions set consecutive_failures = 2, last_error = 'receiver answered 500', last_error_at = now() where id = ?`, [
+        created.id,
+      ]);
+    const listed = ((await (await s.fetch(b, { token: own.key })).json()) as { data: Record<string, unknown>[] }).data.find((x) => x.id === created.id)!;
+    for (const path of [`${b}/${created.id}`, `/api/maps/${own.map.slug}/webhooks/${created.id.toUpperCase()}`]) {
+      const res = await s.fetch(path, { token: own.key });
+      expect(res.status, path).toBe(200);
+      const { data } = (await res.json()) as { data: Record<string, unknown> };
+      expect(Object.keys(data).sort()).toEqual(SUBSCRIPTION_FIELDS);
+      expect(data).toEqual(listed);
+      expect(data).toMatchObject({ id: created.id, url: PUBLIC(40), events: ['map_kill'], consecutive_failures: 2, last_error: 'receiver answered 500' });
+      expect(data.last_error_at).toMatch(/Z$/);
+    }
+    const { key: otherKey } = await makeMap(s.platform);
+    for (const [path, token] of [
+      [`${b}/00000000-0000-4000-8000-000000000000`, own.key],
+      [`${b}/not-a-uuid`, own.key],
+      [`${b}/toggle`, own.key],
+      [`/api/maps/${(await makeMap(s.platform)).map.id}/webhooks/${created.id}`, otherKey],
+    ] as const) {
+      const res = await s.fetch(path, { token });
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { code: string }).code, path).toMatch(/^(webhook_not_found|map_not_found)$/);
+    }
+    const wrongMap = await s.fetch(`/api/maps/${own.map.id}/webhooks/${created.id}`, { token: otherKey });
+    expect(await wrongMap.json()).toEqual({ error: 'Map not found', code: 'map_not_found' });
+    expect((await s.fetch(`${b}/${created.id}`)).status).toBe(401);
+    await s.fetch(`${b}/${created.id}`, { method: 'DELETE', token: own.key });
+    const gone = await s.fetch(`${b}/${created.id}`, { token: own.key });
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toEqual({ error: 'Webhook not found', code: 'webhook_not_found' });
+  });
+
   it('hides other maps: a key of another map gets 404, no key 401', async () => {
     const { key: otherKey } = await makeMap(s.platform);
     expect((await s.fetch(base, { token: otherKey })).status).toBe(404);
