@@ -146,7 +146,7 @@ export class WebhookSender {
           // asking for it uncompressed spares the receiver compressing what nobody reads. axios keeps a value
           // given here instead of its own list of encodings.
           'accept-encoding': 'identity',
-          ...signingHeaders(req.secret, body),
+          ...signingHeaders(req.secret, req.eventId, body),
           'x-service-event-id': req.eventId,
           'x-service-event-type': req.eventType,
           'x-service-delivery-attempt': String(req.attempt),

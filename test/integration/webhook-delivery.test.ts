@@ -7,6 +7,19 @@ import { apiRole } from '../../src/api/api.role.js';
 import { workerRole } from '../../src/worker/worker.role.js';
 import { verify } from '../../src/webhooks/signer.js';
 import { toggleWebhooks } from '../support/webhooks.js';
+import { Webhook } from 'standardwebhooks';
+import type { Received } from '../support/receiver.js';
+
+/**
+ * Verifies a delivery as a Standard Webhooks receiver does, with the `standardwebhooks` package and the
+ * documented key form of a subscription's secret: `whsec_` + base64 of its UTF-8 bytes. Throws when
+ * it does not verify; answers the parsed body.
+ */
+function standardVerify(secret: string, r: Received, body = r.body): unknown {
+  const h = r.headers as Record<string, string>;
+  const headers = { 'webhook-id': h['webhook-id']!, 'webhook-timestamp': h['webhook-timestamp']!, 'webhook-signature': h['webhook-signature']! };
+  return new Webhook(`whsec_${Buffer.from(secret, 'utf8').toString('base64')}`).verify(body, headers);
+}
 
 interface Sub {
   id: string;
@@ -92,6 +105,12 @@ describe.each([
       expect(mine.map((r) => r.headers['x-service-event-id']).sort()).toEqual(log.map((e) => e.id).sort());
       for (const r of mine) {
         expect(verify(sub.secret, r.headers['x-service-signature'] as string, r.headers['x-service-timestamp'] as string, r.body)).toBe(true);
+        // The Standard Webhooks headers: the event id, the same timestamp, a signature the package accepts.
+        expect(r.headers['webhook-id']).toBe(r.headers['x-service-event-id']);
+        expect(r.headers['webhook-timestamp']).toBe(r.headers['x-service-timestamp']);
+        expect(standardVerify(sub.secret, r)).toEqual(JSON.parse(r.body));
+        expect(() => standardVerify(sub.secret, r, r.body.replace('"payload":', '"payload" :'))).toThrow();
+        expect(() => standardVerify(subs[1 - i]!.secret, r)).toThrow();
         expect(r.headers['content-type']).toBe('application/json');
         expect(r.headers['user-agent']).toMatch(/^mapintel-webhooks\//);
         expect(r.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
@@ -254,6 +273,8 @@ describe.each([
       const ts = r.headers['x-service-timestamp'] as string;
       expect(verify(fresh, sig, ts, r.body)).toBe(true);
       expect(verify(subs[0]!.secret, sig, ts, r.body)).toBe(false);
+      expect(standardVerify(fresh, r)).toEqual(JSON.parse(r.body));
+      expect(() => standardVerify(subs[0]!.secret, r)).toThrow();
     }
   });
 

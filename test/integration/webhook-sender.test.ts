@@ -114,6 +114,9 @@ describe('webhook sender', () => {
         'content-type',
         'host',
         'user-agent',
+        'webhook-id',
+        'webhook-signature',
+        'webhook-timestamp',
         'x-service-delivery-attempt',
         'x-service-event-id',
         'x-service-event-type',
@@ -129,7 +132,10 @@ describe('webhook sender', () => {
       'x-service-delivery-attempt': '3',
       'x-service-event-id': req.eventId,
       'x-service-event-type': req.eventType,
+      'webhook-id': req.eventId,
+      'webhook-timestamp': got.headers['x-service-timestamp'],
     });
+    expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     expect(got.headers['user-agent']).toMatch(/^mapintel-webhooks\/\d/);
     expect(Number(got.headers['x-service-timestamp'])).toBeCloseTo(Date.now() / 1000, -1);
   });

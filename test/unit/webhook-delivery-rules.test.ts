@@ -1,6 +1,8 @@
 /** Webhook signing, retry schedule and URL rules (decisions §7), without a network. */
 import { describe, expect, it } from 'vitest';
-import { signature, signingHeaders, verify } from '../../src/webhooks/signer.js';
+import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { signature, signingHeaders, standardSignature, standardWebhooksKey, verify } from '../../src/webhooks/signer.js';
 import { DEFAULT_RETRY_WAITS_MS, nextWaitMs, parseRetryAfter } from '../../src/webhooks/retry-schedule.js';
 import { checkUrl, checkUrlShape, isPublicAddress, pinnedLookup, UnsafeUrlError, type Resolve } from '../../src/webhooks/url-guard.js';
 
@@ -14,13 +16,35 @@ describe('webhook signature', () => {
   });
 
   it('sends the timestamp it signed, in unix seconds', () => {
-    const h = signingHeaders('whsec_test', BODY, 1_700_000_000_999);
-    expect(h).toEqual({ 'x-service-timestamp': '1700000000', 'x-service-signature': signature('whsec_test', 1_700_000_000, BODY) });
+    const h = signingHeaders('whsec_test', '01J', BODY, 1_700_000_000_999);
+    expect(h).toEqual({
+      'x-service-timestamp': '1700000000',
+      'x-service-signature': signature('whsec_test', 1_700_000_000, BODY),
+      'webhook-id': '01J',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': standardSignature('whsec_test', '01J', 1_700_000_000, BODY),
+    });
+  });
+
+  it('carries a Standard Webhooks signature that the standardwebhooks package verifies with the whsec_ form of the secret', () => {
+    // printf '%s' '01J.1700000000.<body>' | openssl dgst -sha256 -hmac whsec_test -binary | base64
+    expect(standardSignature('whsec_test', '01J', 1_700_000_000, BODY)).toBe(
+      `v1,${createHmac('sha256', 'whsec_test').update(`01J.1700000000.${BODY}`).digest('base64')}`,
+    );
+    expect(standardWebhooksKey('whsec_test')).toBe(`whsec_${Buffer.from('whsec_test').toString('base64')}`);
+    for (const secret of ['s3cret', 'A'.repeat(43) + '=', 's'.repeat(44), 'ünïcode secret']) {
+      const now = Date.now();
+      const h = signingHeaders(secret, '01JEVENT', BODY, now);
+      const headers = { 'webhook-id': h['webhook-id'], 'webhook-timestamp': h['webhook-timestamp'], 'webhook-signature': h['webhook-signature'] };
+      expect(new Webhook(standardWebhooksKey(secret)).verify(BODY, headers)).toEqual(JSON.parse(BODY));
+      expect(() => new Webhook(standardWebhooksKey(secret)).verify(`${BODY} `, headers)).toThrow();
+      expect(() => new Webhook(standardWebhooksKey('other')).verify(BODY, headers)).toThrow();
+    }
   });
 
   it('verifies like a receiver: the right secret and body only, within the replay window', () => {
     const now = 1_700_000_000_000;
-    const h = signingHeaders('s3cret', BODY, now);
+    const h = signingHeaders('s3cret', '01J', BODY, now);
     expect(verify('s3cret', h['x-service-signature'], h['x-service-timestamp'], BODY, now)).toBe(true);
     expect(verify('other', h['x-service-signature'], h['x-service-timestamp'], BODY, now)).toBe(false);
     expect(verify('s3cret', h['x-service-signature'], h['x-service-timestamp'], `${BODY} `, now)).toBe(false);
