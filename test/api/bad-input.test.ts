@@ -297,6 +297,7 @@ const ENDPOINTS: Endpoint[] = [
     body: () => ({ url: 'http://127.0.0.1:9/renamed', events: ['map_kill'], active: false }),
     emptyBodyOk: true,
   },
+  { method: 'GET', route: '/api/maps/:map_id/webhooks/:id', token: 'map', params: (c) => ({ map_id: c.mapId, id: c.webhookId }) },
   { method: 'DELETE', route: '/api/maps/:map_id/webhooks/:id', token: 'map', params: (c) => ({ map_id: c.mapId, id: c.webhookId }) },
   { method: 'POST', route: '/api/maps/:map_id/webhooks/:id/rotate-secret', token: 'map', params: (c) => ({ map_id: c.mapId, id: c.webhookId }) },
   {
