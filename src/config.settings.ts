@@ -1,0 +1,274 @@
+/**
+ * Every setting of the service, declared once: name, meaning, default (as the docs write it) and unit.
+ * src/config.ts reads them; docs/configuration.md lists the same table and a test keeps the two in step.
+ */
+
+export interface Setting {
+  name: string;
+  meaning: string;
+  /** Default as written in the docs; '' means unset. */
+  default: string;
+  unit: string;
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { name: 'PORT', meaning: 'TCP port the HTTP server listens on', default: '8080', unit: 'port' },
+  { name: 'HOST', meaning: 'Address the HTTP server binds to', default: '0.0.0.0', unit: 'address' },
+  {
+    name: 'OPS_PORT',
+    meaning: 'Internal ops port of every process, whatever its roles: /healthz, /readyz and /metrics (0 picks a free port)',
+    default: '8081',
+    unit: 'port',
+  },
+  { name: 'OPS_HOST', meaning: 'Address the ops port binds to', default: '0.0.0.0', unit: 'address' },
+  {
+    name: 'PUBLIC_BASE_URL',
+    meaning: 'Base URL printed for humans (swagger address, demo output); derived from HOST and PORT when unset',
+    default: '',
+    unit: 'URL',
+  },
+  {
+    name: 'DATABASE_URL',
+    meaning: 'PostgreSQL connection string; when unset an embedded PostgreSQL runs under DATA_DIR',
+    default: '',
+    unit: 'URL',
+  },
+  { name: 'DATABASE_POOL_MAX', meaning: 'Maximum PostgreSQL connections per process', default: '10', unit: 'connections' },
+  {
+    name: 'DATABASE_POOL_MIN',
+    meaning:
+      'PostgreSQL connections per process kept open while idle (at most DATABASE_POOL_MAX; the event relay keeps one more of its own when this is above 0): the first statement after a quiet spell does not wait for a new connection and its cold caches. 0 closes every idle connection after 30 s',
+    default: '2',
+    unit: 'connections',
+  },
+  {
+    name: 'DATABASE_PREPARED_STATEMENTS',
+    meaning:
+      "Run the webhook worker's and the event relay's frequent statements as named prepared statements, parsed once per connection: a fifth to a third less PostgreSQL CPU per webhook delivery (docs/benchmarks.md). Off by default: a connection pooler in transaction mode may not keep prepared statements (PgBouncer before 1.21, or without max_prepared_statements), and in the co-located benchmark the worker's own saturation fell",
+    default: 'false',
+    unit: 'boolean',
+  },
+  {
+    name: 'DATABASE_CONNECT_TIMEOUT_MS',
+    meaning: 'How long opening a PostgreSQL connection, or waiting for a free one in the pool, may take before the request answers 503',
+    default: '5000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'DATABASE_QUERY_TIMEOUT_MS',
+    meaning:
+      'Deadline of every query: PostgreSQL cancels a statement shortly before it (statement_timeout), and a connection that has not answered by then is dropped and replaced; the request answers 503. 0 switches both off',
+    default: '15000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'DATABASE_LOCK_TIMEOUT_MS',
+    meaning: 'Longest wait of a statement for a row or table lock (lock_timeout) before it fails with 503; 0 leaves it to the query deadline',
+    default: '5000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+    meaning:
+      'PostgreSQL ends a session left this long in an open transaction without a statement, releasing its locks (idle_in_transaction_session_timeout); 0 switches it off',
+    default: '60000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'DATABASE_SCHEMA',
+    meaning: 'PostgreSQL schema holding the tables (tests use one per file)',
+    default: 'public',
+    unit: 'identifier',
+  },
+  {
+    name: 'DATA_DIR',
+    meaning: 'Directory of the embedded default: PostgreSQL data, generated encryption key and admin token',
+    default: './data',
+    unit: 'path',
+  },
+  {
+    name: 'EMBEDDED_PG_PORT',
+    meaning: 'Port of the embedded PostgreSQL (loopback only); below 32768, where no system hands out ports to outgoing connections',
+    default: '25432',
+    unit: 'port',
+  },
+  {
+    name: 'REDIS_URL',
+    meaning: 'Redis connection string; when unset rate limits and the event transport run in-process (single process only)',
+    default: '',
+    unit: 'URL',
+  },
+  { name: 'REDIS_KEY_PREFIX', meaning: 'Prefix of every Redis key this service writes', default: 'mapintel:', unit: 'string' },
+  {
+    name: 'SERVICE_ADMIN_TOKEN',
+    meaning: 'Bearer token of the /api/admin surface; with the embedded default one is generated and kept under DATA_DIR',
+    default: '',
+    unit: 'secret',
+  },
+  {
+    name: 'SERVICE_ENCRYPTION_KEY',
+    meaning: 'Key encrypting ACL keys and webhook secrets at rest: 32 bytes, base64; with the embedded default one is generated and kept under DATA_DIR',
+    default: '',
+    unit: 'base64',
+  },
+  {
+    name: 'SERVICE_CHARACTER_API_DISABLED',
+    meaning: 'Switches GET /api/characters off (403 character_api_disabled)',
+    default: 'false',
+    unit: 'boolean',
+  },
+  { name: 'SERVICE_SSE_ENABLED', meaning: 'Enables the event stream endpoint', default: 'false', unit: 'boolean' },
+  { name: 'STREAM_MAX_PER_MAP', meaning: 'Live stream connections allowed per map, across every stream process', default: '50', unit: 'connections' },
+  { name: 'STREAM_MAX_PER_KEY', meaning: 'Live stream connections allowed per API key, across every stream process', default: '10', unit: 'connections' },
+  { name: 'STREAM_MAX_PER_PROCESS', meaning: 'Live stream connections one process holds at most', default: '20000', unit: 'connections' },
+  {
+    name: 'STREAM_LEASE_MS',
+    meaning:
+      "How long a stream connection's cap slot outlives its process: the lease is renewed every third of this while the connection is open, and a dead process's slots are free again within it",
+    default: '25000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'STREAM_KEEPALIVE_MS',
+    meaning:
+      'A `: keepalive` comment goes to a stream after this long without a frame; a client that takes no byte of its replay for twice this long is disconnected (it resumes with its last id)',
+    default: '15000',
+    unit: 'milliseconds',
+  },
+  { name: 'STREAM_RETRY_MS', meaning: 'Reconnection delay sent to stream clients (`retry:`)', default: '3000', unit: 'milliseconds' },
+  {
+    name: 'STREAM_BACKFILL_MAX',
+    meaning: 'Events a resuming stream client may be behind; further behind it gets `event: reset`',
+    default: '10000',
+    unit: 'events',
+  },
+  {
+    name: 'STREAM_MAX_BUFFER_BYTES',
+    meaning: 'A stream client whose unsent bytes pass this is disconnected (it resumes with its last id)',
+    default: '1048576',
+    unit: 'bytes',
+  },
+  { name: 'SERVICE_WEBHOOKS_ENABLED', meaning: 'Enables webhook management and delivery', default: 'false', unit: 'boolean' },
+  {
+    name: 'SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS',
+    meaning:
+      'Development and tests only: accept http:// webhook URLs and addresses that are not public (loopback, private, link-local…); `mapintel demo` (`make run`) defaults it to true',
+    default: 'false',
+    unit: 'boolean',
+  },
+  {
+    name: 'WEBHOOK_TIMEOUT_MS',
+    meaning: 'A delivery attempt fails when the receiver has not answered with a 2xx within this time',
+    default: '10000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'WEBHOOK_RETRY_WAITS',
+    meaning: 'Waits before attempts 2, 3, … (comma list; each gets 0–20 % jitter); their count + 1 is the number of attempts',
+    default: '1s,5s,30s,2m,10m,30m,1h,3h,6h',
+    unit: 'durations',
+  },
+  {
+    name: 'WEBHOOK_DISABLE_AFTER',
+    meaning: 'A subscription is set inactive after this many consecutive events exhausted their attempts',
+    default: '10',
+    unit: 'events',
+  },
+  { name: 'WEBHOOK_CONCURRENCY', meaning: 'Delivery attempts in flight per worker process', default: '128', unit: 'requests' },
+  {
+    name: 'WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION',
+    meaning:
+      'Delivery attempts in flight per subscription and worker process, so one slow receiver cannot take every slot (a quarter of the default WEBHOOK_CONCURRENCY)',
+    default: '32',
+    unit: 'requests',
+  },
+  { name: 'WEBHOOK_ATTEMPTS_RETENTION_DAYS', meaning: 'Days the delivery attempt log is kept', default: '7', unit: 'days' },
+  {
+    name: 'KUBECONFIG',
+    meaning: 'Operator: kubeconfig file of the cluster to reconcile; when unset, the in-cluster ServiceAccount (or ~/.kube/config outside a cluster)',
+    default: '',
+    unit: 'path',
+  },
+  {
+    name: 'OPERATOR_NAMESPACE',
+    meaning: 'Operator: namespace of its leader-election Lease (the chart sets the release namespace)',
+    default: 'default',
+    unit: 'name',
+  },
+  { name: 'OPERATOR_LEASE_NAME', meaning: 'Operator: name of the leader-election Lease', default: 'mapintel-operator', unit: 'name' },
+  {
+    name: 'OPERATOR_LEASE_DURATION_SECONDS',
+    meaning: 'Operator: a leader that stops renewing loses the Lease after this long; the leader renews every fifth of it',
+    default: '15',
+    unit: 'seconds',
+  },
+  {
+    name: 'OPERATOR_IDENTITY',
+    meaning: 'Operator: holder identity in the Lease (the chart sets the pod name); host name and process id when unset',
+    default: '',
+    unit: 'string',
+  },
+  { name: 'OPERATOR_CONCURRENCY', meaning: 'Operator: resources reconciled at once', default: '4', unit: 'reconciles' },
+  {
+    name: 'OPERATOR_STATUS_REFRESH_MS',
+    meaning: 'Operator: how often delivery state (last delivery, failures, last error) is compared with the resources’ status',
+    default: '5000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'SERVICE_RATE_LIMIT_PER_MINUTE',
+    meaning: 'API requests allowed per valid API key (or per client address without a valid key) per minute',
+    default: '100',
+    unit: 'requests/minute',
+  },
+  {
+    name: 'SERVICE_TRUSTED_PROXIES',
+    meaning: 'Comma-separated proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address',
+    default: '',
+    unit: 'list',
+  },
+  { name: 'SERVICE_MAX_BODY_BYTES', meaning: 'Largest accepted request body; larger bodies get 413', default: '1048576', unit: 'bytes' },
+  {
+    name: 'SERVICE_READ_CACHE_MB',
+    meaning:
+      'Memory of each api process for serialised map reads, kept while the map is unchanged (least recently used first out); 0 switches the cache off (ETags stay)',
+    default: '64',
+    unit: 'MiB',
+  },
+  {
+    name: 'SERVICE_REQUEST_TIMEOUT_MS',
+    meaning: 'Time a client has to send a whole request (headers and body); a slower one gets 408 and its connection is closed',
+    default: '30000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'SERVICE_SHUTDOWN_TIMEOUT_MS',
+    meaning:
+      'How long SIGTERM may take: in-flight requests finish, then the relay and the pools close (closing gets at least 1 s); connections still open after that are dropped',
+    default: '10000',
+    unit: 'milliseconds',
+  },
+  {
+    name: 'EVENTS_RELAY_ENABLED',
+    meaning: 'Run the event relay (outbox → transport) in this process; one relay per partition is active across all processes',
+    default: 'true',
+    unit: 'boolean',
+  },
+  { name: 'EVENTS_RELAY_PARTITIONS', meaning: 'Partitions of maps for the relay (each has one active relay)', default: '1', unit: 'count' },
+  { name: 'EVENTS_RELAY_BATCH', meaning: 'Events the relay assigns and publishes per round trip', default: '500', unit: 'events' },
+  {
+    name: 'EVENTS_RELAY_POLL_MS',
+    meaning: 'Safety poll of the relay when no NOTIFY arrives',
+    default: '1000',
+    unit: 'milliseconds',
+  },
+  { name: 'EVENTS_RETENTION_DAYS', meaning: 'Days the event log keeps published events in PostgreSQL', default: '7', unit: 'days' },
+  {
+    name: 'KILLS_RETENTION_DAYS',
+    meaning: 'Days kills are kept (by kill_time); older ones are deleted hourly, in batches, by the relay holding partition 0',
+    default: '30',
+    unit: 'days',
+  },
+  { name: 'EVENTS_HOT_HISTORY', meaning: 'Events kept per map in the transport (Redis stream MAXLEN ~)', default: '10000', unit: 'events' },
+  { name: 'LOG_LEVEL', meaning: 'pino log level (fatal, error, warn, info, debug, trace, silent)', default: 'info', unit: 'level' },
+] as const;
