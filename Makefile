@@ -53,7 +53,7 @@ typecheck: install ## type-check src and tests without emitting
 lint: install ## ESLint with type-aware rules
 	npm run --silent lint
 
-format: install ## format src, test and scripts with Prettier
+format: install ## format src, test, scripts and bench with Prettier
 	npm run --silent format
 
 check: build ## formatting, typecheck, lint, import circles, then every test
@@ -77,23 +77,23 @@ k8s: ## render k8s/base/mapintel.yaml from the Helm chart (a test fails when it 
 	node scripts/render-k8s.mjs
 
 bench-api: build ## REST read benchmark against a bare node:http + pg baseline
-	node scripts/bench-api.mjs
+	node bench/api.mjs
 
 bench-stream: build ## event stream: idle connections, fan-out latency, saturation, connects/s against a bare node:http SSE fan-out and Centrifugo (built from the Go module proxy into .cache/ on first use)
-	node scripts/bench-stream.mjs
+	node bench/stream.mjs
 
 bench-stream-churn: build ## stream caps under churn for 5 minutes (three stream processes, a SIGKILL, a Redis restart; STREAM_CHURN_SECONDS=N to change); prints the peaks, RSS and statuses
 	STREAM_CHURN_SECONDS=$${STREAM_CHURN_SECONDS:-300} npx vitest run test/integration/stream-churn.test.ts
 
 bench-operator: build ## operator: 1,000 WebhookSubscriptions at once on a test kube-apiserver, time to Ready, requests per resource, 5 min idle (BENCH_IDLE_SECONDS=20 for a quick run)
 	node scripts/kube-tools.mjs >/dev/null
-	node --import tsx scripts/bench-operator.mjs
+	node --import tsx bench/operator.mjs
 
 bench-events: build ## event pipeline benchmark (commit → relay → Redis XADD) against a raw INSERT + XADD baseline
-	node scripts/bench-events.mjs
+	node bench/events.mjs
 
 bench-webhooks: build ## webhook delivery: one worker process against a local receiver (saturation, latency, a timing-out tenth), against a bare sign-and-POST loop
-	node scripts/bench-webhooks.mjs
+	node bench/webhooks.mjs
 
 clean: ## remove build output (keeps data/)
 	rm -rf dist node_modules/.vitest-cache .test-results

@@ -26,7 +26,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { dropDatabase, freePort, recreateDatabase, startChild, waitReady } from './bench-support.mjs';
+import { dropDatabase, freePort, recreateDatabase, startChild, waitReady } from './support.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');

@@ -106,11 +106,11 @@ export function startChild(name, args, env, { cwd, port, command = process.execP
 }
 
 /**
- * Starts scripts/bench-ok-receiver.mjs (a node:http receiver answering every request 200) in a process of
+ * Starts bench/ok-receiver.mjs (a node:http receiver answering every request 200) in a process of
  * its own on loopback; resolves its port, its pid and a way to stop it.
  */
 export async function startOkReceiver(keepAliveTimeoutMs) {
-  const child = fork(new URL('./bench-ok-receiver.mjs', import.meta.url), [String(keepAliveTimeoutMs)]);
+  const child = fork(new URL('./ok-receiver.mjs', import.meta.url), [String(keepAliveTimeoutMs)]);
   const port = await new Promise((resolve, reject) => {
     child.once('message', (m) => resolve(m.port));
     child.once('exit', (code) => reject(new Error(`the receiver exited (code ${code}) before listening`)));

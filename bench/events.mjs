@@ -3,7 +3,7 @@
 // against the built product (dist/), with a raw `pg` INSERT + node-redis XADD loop as the baseline.
 //
 //   make bench-events                    (builds, then runs this script)
-//   BENCH_EVENTS=5000 BENCH_RATE_SECONDS=5 node scripts/bench-events.mjs
+//   BENCH_EVENTS=5000 BENCH_RATE_SECONDS=5 node bench/events.mjs
 //
 // Phases (in this order, one process tree, one database, one Redis key prefix):
 //   backlog  BENCH_BACKLOG kills committed before the relay runs (the write path alone), then the relay starts
@@ -73,7 +73,7 @@ import {
   SYSTEM_NAME,
   toKillInput,
   waitReady,
-} from './bench-support.mjs';
+} from './support.mjs';
 import { createClient } from 'redis';
 import { ulid } from 'ulid';
 

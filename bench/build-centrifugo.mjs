@@ -3,7 +3,7 @@
 // on first use; later runs find the binary there. The version is pinned by tools/centrifugo/go.mod and
 // go.sum (a module of the project's own whose only content is the `tool` line naming the server).
 //
-//   node scripts/build-centrifugo.mjs     builds (if needed) and prints the binary's path
+//   node bench/build-centrifugo.mjs     builds (if needed) and prints the binary's path
 //
 // ensureCentrifugo() returns { path } or { error } (no Go, no network path to the proxy, a failed build):
 // the benchmark then says so and runs without the peer.

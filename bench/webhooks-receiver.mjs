@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The webhook receiver of `make bench-webhooks` (scripts/bench-webhooks.mjs), in a process of its own:
+// The webhook receiver of `make bench-webhooks` (bench/webhooks.mjs), in a process of its own:
 // a node:http server on loopback that answers 200 at once on `/s/…` paths and never answers on
 // `/hang/…` paths (the sender's timeout ends those). For every delivery it records the subscription
 // path, the killmail id of the event's payload and the event→receiver latency (arrival after the whole
@@ -7,7 +7,7 @@
 // the subscription's secret (HMAC-SHA256 over `<timestamp>.<raw body>`, decisions §7), independently
 // of the product's own signer.
 //
-//   node scripts/bench-webhooks-receiver.mjs <port>
+//   node bench/webhooks-receiver.mjs <port>
 //
 // Control (JSON, same port): POST /_bench/secrets {path: secret} adds secrets; POST /_bench/phase
 // {name} starts recording under a new phase name; GET /_bench/count?phase= answers how many distinct

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // make bench-stream: one stream process (`node dist/cli.js serve --roles stream`) under SSE load from a
-// load generator in its own process (scripts/bench-stream-load.mjs), side by side with two peers:
+// load generator in its own process (bench/stream-load.mjs), side by side with two peers:
 //   (a) a minimal node:http SSE fan-out of the same frames with no auth, caps or Redis
-//       (scripts/bench-stream-baseline.mjs): the floor of Node itself;
+//       (bench/stream-baseline.mjs): the floor of Node itself;
 //   (b) Centrifugo v5.4.9, the open-source real-time server, built from the Go module proxy into
-//       .cache/bin/ on first use (scripts/build-centrifugo.mjs): uni-directional SSE, its Redis engine
+//       .cache/bin/ on first use (bench/build-centrifugo.mjs): uni-directional SSE, its Redis engine
 //       on a key prefix of its own with history on, a JWT naming the client's channel (one per map), fed
 //       through its server API (/api/batch). When it cannot be built the bench says so and goes on.
 // Events reach the product through Redis: this script XADDs them to the all-events stream at the set
@@ -34,7 +34,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from 'redis';
 import { monotonicFactory } from 'ulid';
-import { deleteKeys, freePort, recreateDatabase, startChild, waitReady } from './bench-support.mjs';
+import { deleteKeys, freePort, recreateDatabase, startChild, waitReady } from './support.mjs';
 import { CENTRIFUGO_VERSION, ensureCentrifugo } from './build-centrifugo.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -63,7 +63,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Runs one load generator process with a job; resolves with its two result lines. */
 function loadOne(job, onLine) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts/bench-stream-load.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bench/stream-load.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
     child.stdin.end(JSON.stringify(job));
     let out = '';
     const lines = [];
@@ -226,7 +226,7 @@ try {
     const basePort = await freePort();
     const baseline = startChild(
       'baseline',
-      [path.join(ROOT, 'scripts/bench-stream-baseline.mjs')],
+      [path.join(ROOT, 'bench/stream-baseline.mjs')],
       { PATH: process.env.PATH ?? '', BASELINE_PORT: String(basePort), MAPS: String(MAPS) },
       { cwd: ROOT, port: basePort },
     );

@@ -1,6 +1,6 @@
-// A loopback HTTP receiver for the client microbenchmarks (bench-webhooks-gc, bench-webhooks-sender), in a
+// A loopback HTTP receiver for the client microbenchmarks (bench/webhooks-sender.mjs), in a
 // process of its own so that its CPU is not counted: drains each request and answers 200 `{"ok":true}`.
-// Started by `startOkReceiver` (bench-support.mjs), which it tells its port over IPC. argv[2]: the
+// Started by `startOkReceiver` (bench/support.mjs), which it tells its port over IPC. argv[2]: the
 // keep-alive timeout of idle connections, ms.
 import http from 'node:http';
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Webhook delivery benchmark: ONE worker process (`node dist/cli.js serve --roles worker`) delivering to
-// a local receiver process (scripts/bench-webhooks-receiver.mjs: node:http on loopback, 200 at once,
+// a local receiver process (bench/webhooks-receiver.mjs: node:http on loopback, 200 at once,
 // event→receiver latency from the envelope's `ts`), against a bare sign-and-POST loop in a process of
-// its own as the baseline (scripts/bench-webhooks-baseline.mjs).
+// its own as the baseline (bench/webhooks-baseline.mjs).
 //
 //   make bench-webhooks                              (builds, then runs this script)
-//   BENCH_BACKLOG=10000 BENCH_RATES=500,1000 node scripts/bench-webhooks.mjs
+//   BENCH_BACKLOG=10000 BENCH_RATES=500,1000 node bench/webhooks.mjs
 //
 // Set-up: BENCH_MAPS maps, map i with 1 + (i mod BENCH_SUBS_MAX) subscriptions (3 on average with the
 // defaults), each subscription its own path `/s/<n>` on the receiver, every event type, created and
@@ -106,7 +106,7 @@ import {
   toKillInput,
   waitForOutput,
   waitReady,
-} from './bench-support.mjs';
+} from './support.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (msg) => process.stderr.write(`[bench-webhooks] ${msg}\n`);
@@ -256,7 +256,7 @@ async function main() {
 
     // The receiver.
     const receiverPort = await freePort();
-    const receiver = child('receiver', [path.join(ROOT, 'scripts/bench-webhooks-receiver.mjs'), String(receiverPort)], {
+    const receiver = child('receiver', [path.join(ROOT, 'bench/webhooks-receiver.mjs'), String(receiverPort)], {
       BENCH_VERIFY_EVERY: String(verifyEvery),
     });
     await waitForOutput(receiver, /receiver listening/);
@@ -533,7 +533,7 @@ async function main() {
         );
         await control('phase', { name: 'baseline' });
         const bcpu = cpuSnapshot(pids(), []);
-        const loop = spawn(process.execPath, [path.join(ROOT, 'scripts/bench-webhooks-baseline.mjs'), jobFile], {
+        const loop = spawn(process.execPath, [path.join(ROOT, 'bench/webhooks-baseline.mjs'), jobFile], {
           cwd: ROOT,
           stdio: ['ignore', 'pipe', 'inherit'],
         });

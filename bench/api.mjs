@@ -2,7 +2,7 @@
 // REST read benchmark: the built product (dist/) against a bare node:http + pg baseline running the same SQL.
 //
 //   make bench-api                       (builds, then runs this script)
-//   BENCH_DURATION=3 node scripts/bench-api.mjs
+//   BENCH_DURATION=3 node bench/api.mjs
 //
 // Phases: each endpoint on both servers at saturation (repeated reads of an unchanged map: the product answers
 // them from its read cache); then, product only, the same reads with `If-None-Match` naming the current ETag
@@ -25,7 +25,7 @@
 //   BENCH_ENDPOINTS      comma-separated subset to measure, e.g. systems,connections (default: all three)
 //   BENCH_CPU_PROF=dir   run both servers with --cpu-prof into dir (profiles are written when they stop)
 //
-// The same file is the baseline server: `node scripts/bench-api.mjs --baseline` (spawned by the benchmark).
+// The same file is the baseline server: `node bench/api.mjs --baseline` (spawned by the benchmark).
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -33,7 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { deleteRedisKeys, dropDatabase, freePort, recreateDatabase, startChild, waitReady } from './bench-support.mjs';
+import { deleteRedisKeys, dropDatabase, freePort, recreateDatabase, startChild, waitReady } from './support.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -202,7 +202,7 @@ async function seed(env) {
     const created = await platform.admin.createMap({
       slug: 'bench',
       name: 'Benchmark chain',
-      description: 'seeded by scripts/bench-api.mjs',
+      description: 'seeded by bench/api.mjs',
       owner_eve_id: owner.eve_id,
     });
     const mapId = created.map.id;

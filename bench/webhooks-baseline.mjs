@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// The baseline of `make bench-webhooks` (scripts/bench-webhooks.mjs), in a process of its own: a bare
+// The baseline of `make bench-webhooks` (bench/webhooks.mjs), in a process of its own: a bare
 // loop that signs and POSTs the same bodies to the same receiver with the same HTTP client as the
 // product's sender (src/webhooks/sender.ts: an axios client with the sender's own options, called the
 // same way, one keep-alive agent with the sender's agent options, the response body drained, the same
 // headers, HMAC-SHA256 signing with the product's signer), `concurrency` requests in flight. No queue,
 // no leases, no recording.
 //
-//   node scripts/bench-webhooks-baseline.mjs <job.json>
+//   node bench/webhooks-baseline.mjs <job.json>
 //   job: { dist, concurrency, timeoutMs, maxSockets, userAgent, requests: [{ url, secret, body, eventId, eventType }] }
 // Prints one JSON line: { sent, ok, failed, seconds, perSecond, cpuSeconds }.
 import { readFileSync } from 'node:fs';

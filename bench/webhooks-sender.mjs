@@ -3,9 +3,9 @@
 // drained) against a bare node:http request with the same signing and headers, each in this process,
 // 128 requests in flight, to a node:http receiver in a child process on loopback (its CPU not counted).
 //
-//   node scripts/bench-webhooks-sender.mjs            (after `make build`)
-//   BENCH_REQUESTS=20000 BENCH_ROUNDS=3 node scripts/bench-webhooks-sender.mjs
-//   BENCH_ALLOC=1 node scripts/bench-webhooks-sender.mjs   (also KB allocated per request, from V8's
+//   node bench/webhooks-sender.mjs            (after `make build`)
+//   BENCH_REQUESTS=20000 BENCH_ROUNDS=3 node bench/webhooks-sender.mjs
+//   BENCH_ALLOC=1 node bench/webhooks-sender.mjs   (also KB allocated per request, from V8's
 //     sampling heap profiler with collected objects counted; the profiler's cost shows in the CPU figures)
 //
 // Prints, per round, requests/s and CPU µs per request of each, alternating product and bare.
@@ -14,7 +14,7 @@ import inspector from 'node:inspector/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { startOkReceiver } from './bench-support.mjs';
+import { startOkReceiver } from './support.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
