@@ -7,13 +7,11 @@ import { NOTIFY_CHANNEL } from './outbox.js';
 import { Alarm } from './alarm.js';
 import type { EventType } from './catalog.js';
 import { DeadlineClient, pgConnectionOptions, type DatabaseTimeouts } from '../db/pg-options.js';
-import { prepared } from '../db/prepared.js';
+import { PublicationCursors } from './relay-cursors.js';
+import { isSessionError, poolOptions, pruneEvents, searchPath } from './relay-sql.js';
 
-/**
- * Publication cursors move at most this often (docs/benchmarks.md, 2026-11-25 21:25-23:05: a statement
- * per relay pass was a tenth of the statements PostgreSQL ran in a paced run).
- */
-const CURSOR_EVERY_MS = 100;
+export { pruneEvents } from './relay-sql.js';
+import { prepared } from '../db/prepared.js';
 
 export interface RelayOptions {
   databaseUrl: string;
@@ -71,12 +69,8 @@ interface AssignedRow {
  */
 export class EventRelay {
   private pool: pg.Pool;
-  /**
-   * The connection that moves publication cursors, with `synchronous_commit=off`: a cursor move lost in a
-   * crash only makes the next relay publish those events again, and the transport skips them. The ids
-   * themselves are committed durably (on `pool`) before anything is published.
-   */
-  private cursorPool: pg.Pool;
+  /** Where each map's publication cursor is moved, on a connection of its own (relay-cursors.ts). */
+  private readonly cursors: PublicationCursors;
   private session: pg.Client | undefined;
   private readonly held = new Set<number>();
   private readonly lastIds = new Map<string, string>();
@@ -84,18 +78,11 @@ export class EventRelay {
   private readonly recover = new Set<number>();
   private running = false;
   private readonly alarm = new Alarm();
-  /** Cuts short the wait between two cursor moves (a drain, a recovery or a stop wants them made now). */
-  private readonly cursorAlarm = new Alarm();
   /** A NOTIFY (or poke) arrived since the current pass began: go round again instead of sleeping. */
   private notified = false;
   private loop: Promise<void> | undefined;
   private lastPrune = 0;
   private failures = 0;
-  /** The queued publication-cursor moves (see publish); settled, never rejected. */
-  private cursorMoves: Promise<void> = Promise.resolve();
-  /** Per map, the newest published id whose cursor move is not made yet; and whether a move runs. */
-  private readonly cursorsDue = new Map<string, string>();
-  private cursorsMoving = false;
   /** See stopping(). */
   private quiet = false;
 
@@ -106,14 +93,20 @@ export class EventRelay {
     // pg-pool detaches its listener from a checked-out client: a connection dropped mid-transaction
     // would emit an unhandled 'error' and crash the process. The query in flight rejects on its own.
     this.pool.on('connect', (client) => client.on('error', (err) => this.connectionProblem(err, 'relay connection error')));
-    this.cursorPool = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: 1,
-      min,
-      ...pgConnectionOptions(opts.timeouts, [poolOptions(opts.schema), '-c synchronous_commit=off'].join(' ')),
+    this.cursors = new PublicationCursors({
+      databaseUrl: opts.databaseUrl,
+      schema: opts.schema,
+      timeouts: opts.timeouts,
+      keepConnection: opts.keepConnections,
+      log: opts.log,
+      paced: () => this.running,
+      connectionProblem: (err, msg) => this.connectionProblem(err, msg),
+      // Publish those events again (the transport skips them) and queue the move anew, now.
+      failed: () => {
+        for (const held of this.held) this.recover.add(held);
+        this.poke();
+      },
     });
-    this.cursorPool.on('error', (err) => this.connectionProblem(err, 'relay pool error'));
-    this.cursorPool.on('connect', (client) => client.on('error', (err) => this.connectionProblem(err, 'relay connection error')));
   }
 
   /**
@@ -150,11 +143,10 @@ export class EventRelay {
     this.running = false;
     this.alarm.ring();
     await this.loop;
-    this.cursorAlarm.ring();
-    await this.cursorMoves;
+    await this.cursors.flush();
     await this.closeSession();
     await this.pool.end().catch(() => undefined);
-    await this.cursorPool.end().catch(() => undefined);
+    await this.cursors.end();
   }
 
   /** Runs one full pass over the held partitions (tests and benchmarks drive the relay with it). */
@@ -162,8 +154,7 @@ export class EventRelay {
     await this.ensureSession();
     let published = 0;
     for (const p of this.heldPartitions()) published += await this.drainPartition(p);
-    this.cursorAlarm.ring();
-    await this.cursorMoves;
+    await this.cursors.flush();
     return published;
   }
 
@@ -337,50 +328,12 @@ export class EventRelay {
     const now = Date.now();
     for (const r of rows) this.opts.metrics?.eventPublishLatency.observe((now - Number(r.created_ms)) / 1000);
     this.opts.metrics?.eventsPublished.inc(rows.length);
-    for (const [mapId, list] of byMap) {
-      const id = list.at(-1)!.event_id;
-      if ((this.cursorsDue.get(mapId) ?? '') < id) this.cursorsDue.set(mapId, id);
-    }
-    this.moveCursors();
-  }
-
-  /**
-   * Moves the publication cursors of `cursorsDue`, one statement at a time on the cursor connection,
-   * at most every CURSOR_EVERY_MS while the relay runs: moves queued meanwhile are merged into the next
-   * (one statement for all of them), so a busy relay moves cursors far less often than it publishes. A
-   * cursor only says where recovery publishes again (the transport skips what it holds) and what
-   * pruning may delete. `cursorMoves` settles when none is left.
-   */
-  private moveCursors(): void {
-    if (this.cursorsMoving) return;
-    this.cursorsMoving = true;
-    this.cursorMoves = (async () => {
-      while (this.cursorsDue.size) {
-        if (this.running) await this.cursorAlarm.sleep(CURSOR_EVERY_MS);
-        const due = [...this.cursorsDue];
-        this.cursorsDue.clear();
-        try {
-          await this.cursorPool.query(
-            prepared(`insert into map_event_cursors as c (map_id, published_event_id) select * from unnest($1::uuid[], $2::text[])
-             on conflict (map_id) do update set published_event_id = greatest(c.published_event_id, excluded.published_event_id)`),
-            [due.map(([m]) => m), due.map(([, id]) => id)],
-          );
-        } catch (err) {
-          // Publish those events again (the transport skips them) and queue the move anew, now.
-          this.opts.log.warn({ err: { message: (err as Error).message } }, 'relay: publication cursor not moved; recovering');
-          for (const held of this.held) this.recover.add(held);
-          this.poke();
-          break;
-        }
-      }
-      this.cursorsMoving = false;
-    })();
+    for (const [mapId, list] of byMap) this.cursors.due(mapId, list.at(-1)!.event_id);
   }
 
   /** Recovery: publishes a batch of the events with ids past their map's cursor (one index probe per map). */
   private async publishBehindCursors(p: number): Promise<number> {
-    this.cursorAlarm.ring();
-    await this.cursorMoves;
+    await this.cursors.flush();
     const params: unknown[] = [this.opts.batchSize];
     if (this.opts.partitions > 1) params.push(p);
     const rows = (
@@ -408,41 +361,4 @@ export class EventRelay {
     await pruneEvents(this.pool, this.opts.retentionMs, 5000);
     await this.opts.housekeeping?.(this.pool);
   }
-}
-
-/** Deletes published events (at or below their map's cursor) older than `retentionMs` in batches; returns how many. */
-export async function pruneEvents(pool: pg.Pool, retentionMs: number, batch: number): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const res = await pool.query(
-      `delete from map_events where seq in (
-         select e.seq from map_events e join map_event_cursors c on c.map_id = e.map_id
-         where e.event_id <= c.published_event_id and e.created_at < now() - make_interval(secs => $1::double precision / 1000)
-         order by e.seq limit $2)`,
-      [retentionMs, batch],
-    );
-    total += res.rowCount ?? 0;
-    if ((res.rowCount ?? 0) < batch) return total;
-  }
-}
-
-/**
- * Every event row is updated once (its id), and the update is not HOT, so the partial index the relay
- * reads (unassigned events) fills with entries of rows it already moved on. For the small result sets it
- * expects the planner picks bitmap scans, which never mark such entries dead: every relay query then
- * visits every row changed since the last vacuum (measured: ~4,000 dead entries → 1–7 ms per query).
- * Plain index scans mark them dead on first visit and skip them after, so the relay's connections run
- * without bitmap scans.
- */
-function poolOptions(schema: string): string {
-  return [searchPath(schema), '-c enable_bitmapscan=off'].filter(Boolean).join(' ');
-}
-
-function searchPath(schema: string): string | undefined {
-  return schema === 'public' ? undefined : `-c search_path=${schema},public`;
-}
-
-function isSessionError(err: unknown): boolean {
-  const msg = (err as Error)?.message ?? '';
-  return /terminat|closed|ECONNRE|Connection/i.test(msg);
 }
