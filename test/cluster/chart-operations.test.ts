@@ -1,7 +1,8 @@
 /**
  * The chart's scaling, disruption and safety settings against a real kube-apiserver: HPA behaviour and
- * the stream's open-connections metric, the preStop sleep, PDBs only where they cannot block a drain.
- * docs/kubernetes.md, "Scaling and disruption".
+ * the stream's open-connections metric, the preStop sleep, PDBs only where they cannot block a drain,
+ * the ServiceMonitor guarded by the API it needs, and the NetworkPolicy. docs/kubernetes.md,
+ * "Scaling and disruption" and "Network policy".
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,20 @@ const parse = (text: string): Obj[] =>
     .map((d) => d.toJSON() as Obj | null)
     .filter((o): o is Obj => o !== null);
 
+const SERVICE_MONITOR_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: servicemonitors.monitoring.coreos.com }
+spec:
+  group: monitoring.coreos.com
+  names: { kind: ServiceMonitor, plural: servicemonitors, listKind: ServiceMonitorList, singular: servicemonitor }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } }
+`;
+
 // Not the custom metrics API (no aggregated server runs here), only its group and version in discovery.
 const CUSTOM_METRICS_STAND_IN = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -41,7 +56,7 @@ spec:
       schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } }
 `;
 
-describe.skipIf(unavailable)('Helm chart: scaling and disruption', () => {
+describe.skipIf(unavailable)('Helm chart: scaling, disruption, network policy', () => {
   let cluster: TestCluster;
   let namespaces = 0;
 
@@ -175,5 +190,64 @@ describe.skipIf(unavailable)('Helm chart: scaling and disruption', () => {
     cluster.helm(['install', 'single', CHART, '--namespace', 'single', '--no-hooks', '--wait=false', ...one]);
     expect(cluster.kubectl(['get', 'pdb', '-n', 'single', '-o', 'name']).trim()).toBe('');
     expect(cluster.kubectl(['get', 'deployments', '-n', 'single', '-o', 'name']).trim().split('\n')).toHaveLength(4);
+  });
+
+  it('makes the ServiceMonitor only where the Prometheus Operator API is served, and says so otherwise', () => {
+    cluster.kubectl(['create', 'namespace', 'monitored']);
+    const args = ['--namespace', 'monitored', '--no-hooks', '--wait=false', '--set', 'serviceMonitor.enabled=true'];
+    const out = cluster.helm(['install', 'mon', CHART, ...args]);
+    expect(out).toMatch(/STATUS: deployed/);
+    expect(out).toMatch(/serviceMonitor.enabled is true but this cluster does not serve monitoring.coreos.com\/v1/);
+    expect(cluster.kubectl(['api-resources', '--api-group', 'monitoring.coreos.com', '-o', 'name']).trim()).toBe('');
+
+    cluster.kubectl(['apply', '--server-side', '-f', '-'], SERVICE_MONITOR_CRD);
+    cluster.kubectl(['wait', '--for=condition=Established', '--timeout=30s', 'crd/servicemonitors.monitoring.coreos.com']);
+    const upgraded = cluster.helm(['upgrade', 'mon', CHART, ...args]);
+    expect(upgraded).not.toMatch(/does not serve monitoring.coreos.com/);
+    expect(cluster.kubectl(['get', 'servicemonitors', '-n', 'monitored', '-o', 'name']).trim()).toBe('servicemonitor.monitoring.coreos.com/mon-mapintel');
+  });
+
+  it('ships a NetworkPolicy per role and for migrations, off by default', () => {
+    expect(template().filter((o) => o.kind === 'NetworkPolicy')).toEqual([]);
+    const publicFrom = [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }];
+    const args = ['--set', 'networkPolicy.enabled=true', '--set-json', `networkPolicy.publicFrom=${JSON.stringify(publicFrom)}`];
+    const policies = Object.fromEntries(
+      template(...args)
+        .filter((o) => o.kind === 'NetworkPolicy')
+        .map((o) => [o.metadata.name.replace('rel-mapintel-', ''), o.spec]),
+    );
+    expect(Object.keys(policies).sort()).toEqual(['api', 'migrate', 'operator', 'stream', 'worker']);
+    const monitoring = {
+      ports: [{ port: 'ops', protocol: 'TCP' }],
+      from: [{ namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['monitoring'] }] } }],
+    };
+    const egressPorts = (role: string) =>
+      policies[role].egress.map((r: { ports: { port: number; protocol: string }[] }) => r.ports.map((p) => `${p.port}/${p.protocol}`).join(','));
+    const dns = '53/TCP,53/UDP';
+    for (const [role, spec] of Object.entries(policies)) {
+      expect(spec.podSelector.matchLabels['app.kubernetes.io/component']).toBe(role);
+      expect(spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    }
+    for (const role of ['api', 'stream'])
+      expect(policies[role].ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: publicFrom }, monitoring]);
+    for (const role of ['worker', 'operator']) expect(policies[role].ingress).toEqual([monitoring]);
+    expect(policies.migrate.ingress).toEqual([]);
+    expect(egressPorts('api')).toEqual([dns, '5432/TCP', '6379/TCP', '443/TCP,80/TCP']);
+    expect(egressPorts('stream')).toEqual([dns, '5432/TCP', '6379/TCP']);
+    expect(egressPorts('worker')).toEqual([dns, '5432/TCP', '6379/TCP', '443/TCP,80/TCP']);
+    expect(egressPorts('operator')).toEqual([dns, '5432/TCP', '6379/TCP', '443/TCP,6443/TCP']);
+    expect(egressPorts('migrate')).toEqual([dns, '5432/TCP']);
+    for (const rule of policies.api.egress) expect(rule.to).toBeUndefined();
+
+    // Without a publicFrom the public port is open to all; destinations narrow egress.
+    const narrowed = template(
+      '--set',
+      'networkPolicy.enabled=true',
+      '--set-json',
+      'networkPolicy.egress.postgresql={"ports":[5433],"to":[{"ipBlock":{"cidr":"10.1.0.0/16"}}]}',
+    ).find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'rel-mapintel-stream')!.spec;
+    expect(narrowed.ingress[0]).toEqual({ ports: [{ port: 'http', protocol: 'TCP' }] });
+    expect(narrowed.egress[1]).toEqual({ ports: [{ port: 5433, protocol: 'TCP' }], to: [{ ipBlock: { cidr: '10.1.0.0/16' } }] });
+    dryRun(...args);
   });
 });

@@ -9,6 +9,11 @@
 {{- end -}}
 {{- end -}}
 
+{{/* True when a ServiceMonitor is asked for and the Prometheus Operator's API is served. */}}
+{{- define "mapintel.serviceMonitor" -}}
+{{- if and .Values.serviceMonitor.enabled (.Capabilities.APIVersions.Has "monitoring.coreos.com/v1") -}}true{{- end -}}
+{{- end -}}
+
 {{/* The replicas a role runs at least: (dict "v" <role values>). */}}
 {{- define "mapintel.minReplicas" -}}
 {{- if and .v.autoscaling .v.autoscaling.enabled -}}{{ .v.autoscaling.minReplicas }}{{- else -}}{{ .v.replicas }}{{- end -}}
