@@ -1,7 +1,8 @@
 /**
  * The chart's scaling, disruption and safety settings against a real kube-apiserver: HPA behaviour and
  * the stream's open-connections metric, the preStop sleep, PDBs only where they cannot block a drain,
- * the ServiceMonitor guarded by the API it needs, and the NetworkPolicy. docs/kubernetes.md,
+ * the ServiceMonitor guarded by the API it needs, the NetworkPolicy, and values refused at render time
+ * (encryption key format, env keys that duplicate the chart's own settings). docs/kubernetes.md,
  * "Scaling and disruption" and "Network policy".
  */
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { kubeUnavailable, TestCluster } from '../support/kube.js';
 
 const CHART = path.resolve('charts/mapintel');
 const unavailable = kubeUnavailable();
+const KEY = 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=';
 
 interface Obj {
   apiVersion: string;
@@ -56,7 +58,7 @@ spec:
       schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } }
 `;
 
-describe.skipIf(unavailable)('Helm chart: scaling, disruption, network policy', () => {
+describe.skipIf(unavailable)('Helm chart: scaling, disruption, network policy, refused values', () => {
   let cluster: TestCluster;
   let namespaces = 0;
 
@@ -249,5 +251,57 @@ describe.skipIf(unavailable)('Helm chart: scaling, disruption, network policy', 
     expect(narrowed.ingress[0]).toEqual({ ports: [{ port: 'http', protocol: 'TCP' }] });
     expect(narrowed.egress[1]).toEqual({ ports: [{ port: 5433, protocol: 'TCP' }], to: [{ ipBlock: { cidr: '10.1.0.0/16' } }] });
     dryRun(...args);
+  });
+
+  it('refuses an encryption key that is not 32 bytes of base64, as the service does, without echoing it', () => {
+    const render = (key: string) => () =>
+      cluster.helm([
+        'template',
+        'rel',
+        CHART,
+        '--set',
+        'database.url=postgres://db/x',
+        '--set',
+        'redis.url=redis://r',
+        '--set',
+        `secrets.encryptionKey=${key}`,
+      ]);
+    // The samples agree with the service's check (src/config.ts): Buffer.from(key, 'base64').length === 32.
+    const good = [KEY, KEY.slice(0, -1), 'abcdefghijklmnopqrstuvwxyz-_ABCDEFGHIJKLMNO'];
+    const bad = ['short-key-value', `${KEY.slice(0, -1)}x`, `${KEY.slice(0, -2)}*=`, `${KEY.slice(0, -5)}=AAAA`, 'A'.repeat(64)];
+    for (const k of good) {
+      expect(Buffer.from(k, 'base64')).toHaveLength(32);
+      expect(render(k)).not.toThrow();
+    }
+    for (const k of bad) {
+      expect(Buffer.from(k, 'base64').length === 32 && /^[A-Za-z0-9+/_-]+=?$/.test(k)).toBe(false);
+      let message = '';
+      try {
+        render(k)();
+      } catch (e) {
+        // What helm printed, not the command line the error message repeats.
+        message = (e as Error).message.split(/failed \(\d+\):\n/)[1] ?? '';
+      }
+      expect(message).toMatch(/\/secrets\/encryptionKey/);
+      expect(message).not.toContain(k);
+    }
+  });
+
+  it('refuses env and extraEnv keys that duplicate a setting of the chart, naming the value to use', () => {
+    const refuse = (args: string[], message: RegExp) => expect(() => cluster.helm(['template', 'rel', CHART, ...args])).toThrow(message);
+    refuse(
+      ['--set', 'env.DATABASE_URL=postgres://db/x'],
+      /env.DATABASE_URL duplicates a setting of the chart: set database.url or database.existingSecret instead/,
+    );
+    refuse(['--set', 'env.REDIS_URL=redis://r'], /env.REDIS_URL duplicates a setting of the chart: set redis.url or redis.existingSecret instead/);
+    refuse(['--set', 'env.SERVICE_ENCRYPTION_KEY=x'], /set secrets.encryptionKey or secrets.existingSecret instead/);
+    refuse(['--set', 'env.LOG_LEVEL=debug'], /env.LOG_LEVEL duplicates a setting of the chart: set logLevel instead/);
+    refuse(
+      ['--set-json', 'worker.extraEnv=[{"name":"DATABASE_POOL_MAX","value":"50"}]'],
+      /worker.extraEnv DATABASE_POOL_MAX duplicates a setting of the chart: set database.poolMax instead/,
+    );
+    refuse(['--set', 'env.NODE_OPTIONS=--max-old-space-size=512'], /set <role>.nodeOptions instead/);
+    const env = podOf(template('--set-string', 'env.STREAM_MAX_PER_MAP=100'), 'api').containers[0].env as { name: string; value?: string }[];
+    expect(env.find((e) => e.name === 'STREAM_MAX_PER_MAP')!.value).toBe('100');
   });
 });

@@ -19,6 +19,45 @@
 {{- if and .v.autoscaling .v.autoscaling.enabled -}}{{ .v.autoscaling.minReplicas }}{{- else -}}{{ .v.replicas }}{{- end -}}
 {{- end -}}
 
+{{/*
+Environment variables the chart sets from its own values: giving them in env or extraEnv as well would
+make two sources for one setting (the later one wins, silently), so the render refuses them.
+*/}}
+{{- define "mapintel.checkEnv" -}}
+{{- $owned := dict
+  "DATABASE_URL" "database.url or database.existingSecret"
+  "REDIS_URL" "redis.url or redis.existingSecret"
+  "SERVICE_ENCRYPTION_KEY" "secrets.encryptionKey or secrets.existingSecret"
+  "SERVICE_ADMIN_TOKEN" "secrets.adminToken or secrets.existingSecret"
+  "DATABASE_POOL_MAX" "database.poolMax"
+  "DATABASE_POOL_MIN" "database.poolMin"
+  "DATABASE_PREPARED_STATEMENTS" "database.preparedStatements"
+  "REDIS_KEY_PREFIX" "redis.keyPrefix"
+  "SERVICE_SSE_ENABLED" "features.sse"
+  "SERVICE_WEBHOOKS_ENABLED" "features.webhooks"
+  "LOG_LEVEL" "logLevel"
+  "PORT" "nothing (the chart fixes the http port at 8080)"
+  "OPS_PORT" "service.opsPort"
+  "NODE_OPTIONS" "<role>.nodeOptions"
+  "OPERATOR_NAMESPACE" "nothing (the operator's own namespace)"
+  "OPERATOR_IDENTITY" "nothing (the pod's name)"
+  "OPERATOR_LEASE_NAME" "nothing (<fullname>-operator)"
+  "OPERATOR_LEASE_DURATION_SECONDS" "operator.leaseDurationSeconds"
+-}}
+{{- range $name, $_ := .Values.env -}}
+{{- if hasKey $owned $name -}}
+{{- fail (printf "env.%s duplicates a setting of the chart: set %s instead" $name (get $owned $name)) -}}
+{{- end -}}
+{{- end -}}
+{{- range $role := list "api" "stream" "worker" "operator" -}}
+{{- range $e := (index $.Values $role).extraEnv -}}
+{{- if hasKey $owned $e.name -}}
+{{- fail (printf "%s.extraEnv %s duplicates a setting of the chart: set %s instead" $role $e.name (get $owned $e.name)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{/* The grace period must cover the preStop sleep and the process's own shutdown: (dict "root" $ "role" "stream"). */}}
 {{- define "mapintel.checkGrace" -}}
 {{- $v := index .root.Values .role -}}
