@@ -67,10 +67,7 @@ export class MapRepository {
 
 /** The map_api_keys table (keys are stored as hashes; the key itself is shown once). */
 export class MapKeyRepository {
-  async insert(
-    db: Db,
-    k: { mapId: string; characterId: string; hash: string; prefix: string; name: string | null; profile: KeyProfile },
-  ): Promise<string> {
+  async insert(db: Db, k: { mapId: string; characterId: string; hash: string; prefix: string; name: string | null; profile: KeyProfile }): Promise<string> {
     return (await db.one<{ id: string }>(
       'insert into map_api_keys (map_id, character_id, key_hash, prefix, name, stream_profile) values (?, ?, ?, ?, ?, ?) returning id',
       [k.mapId, k.characterId, k.hash, k.prefix, k.name, k.profile],

@@ -204,9 +204,10 @@ describe('REST shapes by profile', () => {
         body: JSON.stringify({ character_eve_id: alice.eve_id, passages: 1 }),
       });
       expect([put.status, post.status]).toEqual([200, 200]);
-      const ids = [((await put.json()) as { data: { character: Json } }).data.character, ((await post.json()) as { data: { character: Json } }).data.character].map(
-        (c) => typeof c.corporation_id,
-      );
+      const ids = [
+        ((await put.json()) as { data: { character: Json } }).data.character,
+        ((await post.json()) as { data: { character: Json } }).data.character,
+      ].map((c) => typeof c.corporation_id);
       expect(ids).toEqual(token === specKey ? ['string', 'string'] : ['number', 'number']);
     }
   });
