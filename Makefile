@@ -8,7 +8,10 @@ NODE_DEP := .node/node_modules/.bin/node
 endif
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help node install build run serve test test-cluster test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator clean
+CLIENT_DIR := clients/typescript
+CLIENT_TYPES := $(CLIENT_DIR)/src/generated/openapi.ts
+
+.PHONY: help node install client build run serve test test-cluster test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator clean
 help: ## list targets
 	@grep -E '^[a-z0-9-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -33,7 +36,20 @@ dist/.built: node_modules/.stamp $(BUILD_INPUTS)
 	npm run --silent build
 	@touch $@
 
-build: dist/.built ## generate routes/OpenAPI (tsoa) and compile to dist/ (only when a source changed)
+# The typed client package (clients/typescript, its own package.json and lock): its dependencies, and
+# its types regenerated from the OpenAPI document the built service serves (a test fails on drift).
+$(CLIENT_DIR)/node_modules/.stamp: $(CLIENT_DIR)/package.json $(CLIENT_DIR)/package-lock.json $(NODE_DEP)
+	$(NPM) ci --prefix $(CLIENT_DIR)
+	@touch $@
+
+$(CLIENT_TYPES): dist/.built $(CLIENT_DIR)/node_modules/.stamp $(CLIENT_DIR)/scripts/generate.mjs
+	node $(CLIENT_DIR)/scripts/generate.mjs
+	@touch $@
+
+build: dist/.built $(CLIENT_TYPES) ## generate routes/OpenAPI (tsoa), compile to dist/, regenerate the client package's types (only when a source changed)
+
+client: build ## the typed client package (@mapintel/client): types regenerated, compiled to clients/typescript/dist (npm publish from there)
+	npm run --silent --prefix $(CLIENT_DIR) build
 
 run: build ## embedded default: migrate, import static data (FROM=dir|url), seed the demo map, print keys, serve
 	SERVICE_SSE_ENABLED=$${SERVICE_SSE_ENABLED:-true} SERVICE_WEBHOOKS_ENABLED=$${SERVICE_WEBHOOKS_ENABLED:-true} node dist/cli.js demo $(if $(FROM),--from $(FROM))
@@ -96,4 +112,4 @@ bench-webhooks: build ## webhook delivery: one worker process against a local re
 	node bench/webhooks.mjs
 
 clean: ## remove build output (keeps data/)
-	rm -rf dist node_modules/.vitest-cache .test-results
+	rm -rf dist node_modules/.vitest-cache .test-results $(CLIENT_DIR)/dist

@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.node/**', 'data/**', 'src/api/generated/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.node/**', 'data/**', 'src/api/generated/**', 'coverage/**', 'test/fixtures/**', '.cache/**', 'clients/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -13,7 +13,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'service', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/cluster/**'], sequence: { groupOrder: 0 } },
+        test: {
+          name: 'service',
+          // The typed client package's tests run against the service like the rest (clients/typescript).
+          include: ['test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/cluster/**'],
+          sequence: { groupOrder: 0 },
+        },
       },
       // After the rest: a control plane per file loads the two cores, and timing-sensitive tests elsewhere should not share them with it.
       { extends: true, test: { name: 'cluster', include: ['test/cluster/**/*.test.ts'], sequence: { groupOrder: 1 } } },

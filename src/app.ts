@@ -13,6 +13,7 @@ import { FAVICON_URL, serveFavicons } from './console/favicon.js';
 import { featureGates } from './api/feature-gates.js';
 import { keyBeforeBody } from './api/key-before-body.js';
 import { mapReadCache } from './api/map-read-cache.js';
+import { keyProfileShapes } from './api/key-profile.js';
 import { validationDetails } from './api/validation-details.js';
 import { installDateTimeValidation } from './api/date-time.js';
 
@@ -206,6 +207,8 @@ export function createApp(deps: AppDeps): express.Express {
   });
   // Map reads: ETag, If-None-Match and the per-process cache, in front of the routes that compute them.
   app.use(mapReadCache({ tokens: deps.tokens, versions: deps.readVersions, cache: deps.readCache, metrics: deps.metrics }));
+  // After the cache: a reference-profile key's answer is shaped before the cache hashes and keeps it.
+  app.use('/api', keyProfileShapes());
   app.use(router);
 
   app.use((req, res, next) => {

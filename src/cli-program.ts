@@ -12,6 +12,7 @@ import { createMetrics } from './metrics.js';
 import { ROLES, selectRoles } from './roles/registry.js';
 import { ROLE_INFO } from './roles/catalog.js';
 import type { AdminService } from './admin/admin.service.js';
+import type { KeyProfile } from './api/key-profile.js';
 import { dbOf } from './db/db.js';
 import { assertPortsFree } from './listen-address.js';
 
@@ -198,13 +199,15 @@ admin
   .requiredOption('--character-eve-id <id>', 'character the key is bound to')
   .option('--name <name>', 'label of the key')
   .addOption(
-    new Option('--stream-profile <profile>', 'wire profile of its event streams: spec, or reference for clients of the reference server')
-      .choices(['spec', 'reference'])
-      .default('spec'),
+    new Option('--profile <profile>', 'compatibility profile of everything the key reads: spec, or reference for clients of the reference server').choices([
+      'spec',
+      'reference',
+    ]),
   )
-  .action(async (o: { map: string; characterEveId: string; name?: string; streamProfile: 'spec' | 'reference' }) =>
+  .addOption(new Option('--stream-profile <profile>', 'former name of --profile (still accepted)').choices(['spec', 'reference']))
+  .action(async (o: { map: string; characterEveId: string; name?: string; profile?: KeyProfile; streamProfile?: KeyProfile }) =>
     withAdmin(async (admin) =>
-      print(await admin.issueKey(o.map, { character_eve_id: o.characterEveId, name: o.name ?? null, stream_profile: o.streamProfile })),
+      print(await admin.issueKey(o.map, { character_eve_id: o.characterEveId, name: o.name ?? null, profile: o.profile, stream_profile: o.streamProfile })),
     ),
   );
 admin

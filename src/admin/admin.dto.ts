@@ -1,5 +1,6 @@
 /** Admin API models (decisions §2): bootstrap users, characters, maps, map keys and tracking. */
 import type { CharacterDto } from '../maps/map.dto.js';
+import type { KeyProfile } from '../api/key-profile.js';
 
 export interface CreateUserRequest {
   /** @minLength 1 @maxLength 255 */
@@ -88,14 +89,15 @@ export interface MapKeyDto {
   /** ISO 8601 UTC, microseconds. */
   inserted_at: string;
   /**
-   * Wire profile of this key's event streams: `spec` (the default), or `reference` for clients
-   * written against the reference server (an `event:` line and a `timestamp` field on each event).
+   * Compatibility profile: the wire shapes of everything the key reads. `spec` (the default) is the
+   * service API exactly; `reference` gives clients written against the reference server its shapes
+   * (integer `corporation_id`/`alliance_id` in character objects; an `event:` line and a `timestamp`
+   * field on each stream event). docs/api.md lists every difference.
    */
-  stream_profile: StreamProfile;
+  profile: KeyProfile;
+  /** The same as `profile`, under its former name (it once changed stream frames only). @deprecated */
+  stream_profile: KeyProfile;
 }
-
-/** Wire profile of a key's event streams. */
-export type StreamProfile = 'spec' | 'reference';
 
 export interface IssuedMapKeyDto extends MapKeyDto {
   /** The key itself. Shown once: only its hash is stored. */
@@ -113,8 +115,10 @@ export interface IssueMapKeyRequest {
   character_eve_id: string;
   /** @maxLength 255 */
   name?: string | null;
-  /** Wire profile of the key's event streams (default `spec`). */
-  stream_profile?: StreamProfile;
+  /** Compatibility profile (default `spec`): `reference` for clients written against the reference server. */
+  profile?: KeyProfile;
+  /** Former name of `profile`, still accepted; when both are given they must agree. @deprecated */
+  stream_profile?: KeyProfile;
 }
 
 export interface TrackCharacterRequest {

@@ -1,12 +1,13 @@
 import type { Db } from '../db/db.js';
 import { tsMicro } from '../db/sql.js';
-import type { AdminMapDto, MapKeyDto, StreamProfile } from './admin.dto.js';
+import type { AdminMapDto, MapKeyDto } from './admin.dto.js';
+import type { KeyProfile } from '../api/key-profile.js';
 
 const MAP_COLUMNS = `m.id, m.slug, m.name, m.description, o.eve_id as owner_eve_id, m.webhooks_enabled,
   ${tsMicro('m.inserted_at')} as inserted_at, ${tsMicro('m.updated_at')} as updated_at`;
 
 const KEY_COLUMNS = `k.id, k.map_id, ch.eve_id as character_eve_id, k.name, k.prefix,
-  ${tsMicro('k.revoked_at')} as revoked_at, ${tsMicro('k.inserted_at')} as inserted_at, k.stream_profile`;
+  ${tsMicro('k.revoked_at')} as revoked_at, ${tsMicro('k.inserted_at')} as inserted_at, k.stream_profile as profile, k.stream_profile`;
 
 export interface UserRow {
   id: string;
@@ -66,13 +67,10 @@ export class MapRepository {
 
 /** The map_api_keys table (keys are stored as hashes; the key itself is shown once). */
 export class MapKeyRepository {
-  async insert(
-    db: Db,
-    k: { mapId: string; characterId: string; hash: string; prefix: string; name: string | null; streamProfile: StreamProfile },
-  ): Promise<string> {
+  async insert(db: Db, k: { mapId: string; characterId: string; hash: string; prefix: string; name: string | null; profile: KeyProfile }): Promise<string> {
     return (await db.one<{ id: string }>(
       'insert into map_api_keys (map_id, character_id, key_hash, prefix, name, stream_profile) values (?, ?, ?, ?, ?, ?) returning id',
-      [k.mapId, k.characterId, k.hash, k.prefix, k.name, k.streamProfile],
+      [k.mapId, k.characterId, k.hash, k.prefix, k.name, k.profile],
     ))!.id;
   }
 

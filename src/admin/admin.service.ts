@@ -13,17 +13,24 @@ import type {
   IssuedMapKeyDto,
   IssueMapKeyRequest,
   MapKeyDto,
-  StreamProfile,
   UpsertCharacterRequest,
   UserDto,
 } from './admin.dto.js';
 import { MapKeyRepository, MapRepository, UserRepository } from './admin.repository.js';
+import type { KeyProfile } from '../api/key-profile.js';
 
 /** Trimmed text that must not be blank (the schema's minLength counts spaces). */
 function nonBlank(value: string, field: string): string {
   const trimmed = value.trim();
   if (!trimmed) throw new ValidationError([{ field, message: 'must not be blank' }]);
   return trimmed;
+}
+
+/** The profile a key request names: `profile`, or its former name `stream_profile`; both must agree. */
+function requestedProfile(req: IssueMapKeyRequest): KeyProfile {
+  if (req.profile !== undefined && req.stream_profile !== undefined && req.profile !== req.stream_profile)
+    throw new ValidationError([{ field: 'stream_profile', message: 'must equal profile when both are given (stream_profile is its former name)' }]);
+  return req.profile ?? req.stream_profile ?? 'spec';
 }
 
 export interface AdminRepositories {
@@ -147,7 +154,7 @@ export class AdminService {
     return this.db.transaction(async (tx) => {
       const map = await this.getMap(mapIdOrSlug, tx);
       const characterId = await this.ownerOf(tx, req.character_eve_id);
-      return this.insertKey(tx, map.id, characterId, req.name ?? null, req.stream_profile ?? 'spec');
+      return this.insertKey(tx, map.id, characterId, req.name ?? null, requestedProfile(req));
     });
   }
 
@@ -190,9 +197,9 @@ export class AdminService {
     return (await this.characterByEveId(db, eveId)).id;
   }
 
-  private async insertKey(tx: Db, mapId: string, characterId: string, name: string | null, streamProfile: StreamProfile): Promise<IssuedMapKeyDto> {
+  private async insertKey(tx: Db, mapId: string, characterId: string, name: string | null, profile: KeyProfile): Promise<IssuedMapKeyDto> {
     const apiKey = generateToken('mik');
-    const id = await this.repos.keys.insert(tx, { mapId, characterId, hash: hashToken(apiKey), prefix: apiKey.slice(0, 10), name, streamProfile });
+    const id = await this.repos.keys.insert(tx, { mapId, characterId, hash: hashToken(apiKey), prefix: apiKey.slice(0, 10), name, profile });
     return { ...(await this.repos.keys.get(tx, mapId, id))!, api_key: apiKey };
   }
 }

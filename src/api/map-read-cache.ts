@@ -4,6 +4,7 @@ import type { MapReference } from '../maps/map-access.js';
 import { matchesIfNoneMatch, type CachedRead, type MapReadCache, type MapReadVersions } from '../maps/map-read/read-cache.js';
 import { jsonChunks } from '../maps/map-read/json-chunks.js';
 import { openapiSpec } from './openapi.js';
+import { profileOf } from './key-profile.js';
 import { requestPrincipal } from './request-token.js';
 import type { TokenService } from './token.service.js';
 
@@ -136,7 +137,8 @@ export function mapReadCache(deps: { tokens: TokenService; versions: MapReadVers
       const current = await deps.versions.current(principal, ref);
       if (!current) return next();
       const { map, version } = current;
-      const key = `${map.id} ${req.path} ${canonicalQuery(req.originalUrl)}`;
+      // Each key profile reads its own shapes (src/api/key-profile.ts): an answer is kept for its profile only.
+      const key = `${map.id} ${profileOf(principal)} ${req.path} ${canonicalQuery(req.originalUrl)}`;
       const now = Date.now();
       const hit = version === undefined ? undefined : deps.cache.get(key, version, now);
       if (hit) {

@@ -1,3 +1,5 @@
+import type { KeyProfile } from './key-profile.js';
+
 /** Who is calling, as established by the bearer token. */
 export type Principal =
   | {
@@ -5,8 +7,8 @@ export type Principal =
       keyId: string;
       mapId: string;
       characterId: string;
-      /** Wire profile of the key's event streams (decisions §6, or the reference server's). */
-      streamProfile?: 'spec' | 'reference';
+      /** Compatibility profile: the wire shapes of everything the key reads (src/api/key-profile.ts). */
+      profile?: KeyProfile;
     }
   | { kind: 'acl_key'; aclId: string }
   | { kind: 'admin' };

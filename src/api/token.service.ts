@@ -1,6 +1,7 @@
 import type { Db } from '../db/db.js';
 import type { Counter } from 'prom-client';
 import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../crypto.js';
+import type { KeyProfile } from './key-profile.js';
 import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from './principal.js';
 
 /** Tokens are printable and bounded; anything else is rejected before any lookup. */
@@ -159,11 +160,11 @@ export class TokenService {
       map_id: string;
       character_id: string;
       key_hash: string;
-      stream_profile: 'spec' | 'reference';
+      stream_profile: KeyProfile;
       revoked: boolean;
     }>('select id, map_id, character_id, key_hash, stream_profile, revoked_at is not null as revoked from map_api_keys where key_hash = ?', [hash]);
     if (mk && safeEqual(mk.key_hash, hash)) {
-      found = mk.revoked ? 'revoked' : { kind: 'map_key', keyId: mk.id, mapId: mk.map_id, characterId: mk.character_id, streamProfile: mk.stream_profile };
+      found = mk.revoked ? 'revoked' : { kind: 'map_key', keyId: mk.id, mapId: mk.map_id, characterId: mk.character_id, profile: mk.stream_profile };
     } else {
       const acl = await this.db.one<{ id: string; api_key_hash: string }>('select id, api_key_hash from acls where api_key_hash = ?', [hash]);
       if (acl && safeEqual(acl.api_key_hash, hash)) found = { kind: 'acl_key', aclId: acl.id };

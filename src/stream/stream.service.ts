@@ -184,7 +184,7 @@ export class StreamService {
       res.end();
       return;
     }
-    const compat = principal.streamProfile === 'reference';
+    const compat = principal.profile === 'reference';
     // With the access log line at its end, says which connections were open when (and of which key).
     this.d.log.info({ requestId, mapId: map.id, keyId: principal.keyId }, 'stream opened');
     this.stream(req, res, { principal, token, mapId: map.id, filter, lastId, compat, release: () => admission.lease.release(), gone });

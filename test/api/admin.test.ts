@@ -8,7 +8,7 @@ const USER_FIELDS = ['id', 'name', 'main_character_eve_id', 'characters', 'inser
 const CHARACTER_FIELDS = ['eve_id', 'name', 'corporation_id', 'corporation_ticker', 'alliance_id', 'alliance_ticker'].sort();
 const ADMIN_CHARACTER_FIELDS = [...CHARACTER_FIELDS, 'id', 'user_id'].sort();
 const MAP_FIELDS = ['id', 'slug', 'name', 'description', 'owner_eve_id', 'webhooks_enabled', 'inserted_at', 'updated_at'].sort();
-const KEY_FIELDS = ['id', 'map_id', 'character_eve_id', 'name', 'prefix', 'revoked_at', 'inserted_at', 'stream_profile'].sort();
+const KEY_FIELDS = ['id', 'map_id', 'character_eve_id', 'name', 'prefix', 'revoked_at', 'inserted_at', 'profile', 'stream_profile'].sort();
 
 interface ErrorBody {
   error: string;

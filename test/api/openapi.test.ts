@@ -154,6 +154,12 @@ describe('GET /api/openapi.json', () => {
   });
   afterAll(async () => t?.close());
 
+  it('gives every operation an operation id of its own (OpenAPI requires them unique; generated clients name methods by them)', () => {
+    const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => (o as { operationId?: string }).operationId));
+    expect(ids.every(Boolean)).toBe(true);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
   it('documents If-None-Match, the 304 answer and the ETag and Cache-Control headers on every map read', () => {
     const reads = Object.entries(doc.paths).filter(
       ([p, ops]) =>

@@ -91,6 +91,39 @@ describe('mapintel admin', () => {
   });
 });
 
+describe('mapintel admin issue-key --profile', () => {
+  it('issues keys of either profile (--profile, or --stream-profile under its former name) that list-keys shows, and refuses an unknown one', () => {
+    json(['admin', 'upsert-character', '--eve-id', '2117000077', '--name', 'Keyholder', '--corporation-id', '98000001', '--corporation-ticker', 'MAPIN']);
+    json(['admin', 'create-map', '--slug', 'profiles', '--name', 'Profiles', '--owner-eve-id', '2117000077']);
+    const issue = (...extra: string[]) =>
+      json<{ id: string; profile: string; stream_profile: string }>(['admin', 'issue-key', '--map', 'profiles', '--character-eve-id', '2117000077', ...extra]);
+    const reference = issue('--profile', 'reference');
+    const former = issue('--stream-profile', 'reference');
+    const plain = issue();
+    expect([reference, former, plain].map((k) => [k.profile, k.stream_profile])).toEqual([
+      ['reference', 'reference'],
+      ['reference', 'reference'],
+      ['spec', 'spec'],
+    ]);
+    const listed = json<{ id: string; profile: string }[]>(['admin', 'list-keys', '--map', 'profiles']);
+    expect(Object.fromEntries(listed.map((k) => [k.id, k.profile]))).toMatchObject({
+      [reference.id]: 'reference',
+      [former.id]: 'reference',
+      [plain.id]: 'spec',
+    });
+
+    const unknown = runCli(['admin', 'issue-key', '--map', 'profiles', '--character-eve-id', '2117000077', '--profile', 'legacy'], env);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/--profile <profile>' argument 'legacy' is invalid/);
+    const disagree = runCli(
+      ['admin', 'issue-key', '--map', 'profiles', '--character-eve-id', '2117000077', '--profile', 'spec', '--stream-profile', 'reference'],
+      env,
+    );
+    expect(disagree.status).toBe(1);
+    expect(json<unknown[]>(['admin', 'list-keys', '--map', 'profiles'])).toHaveLength(4);
+  }, 60_000);
+});
+
 describe('mistyped options', () => {
   it('names an unknown option and suggests the one meant, even when a required option is missing because of it', () => {
     for (const args of [

@@ -1034,7 +1034,7 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "StreamProfile": {
+    "KeyProfile": {
         "dataType": "refAlias",
         "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["spec"]},{"dataType":"enum","enums":["reference"]}],"validators":{}},
     },
@@ -1049,7 +1049,8 @@ const models: TsoaRoute.Models = {
             "prefix": {"dataType":"string","required":true},
             "revoked_at": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "inserted_at": {"dataType":"string","required":true},
-            "stream_profile": {"ref":"StreamProfile","required":true},
+            "profile": {"ref":"KeyProfile","required":true},
+            "stream_profile": {"ref":"KeyProfile","required":true},
             "api_key": {"dataType":"string","required":true},
         },
         "additionalProperties": false,
@@ -1112,7 +1113,8 @@ const models: TsoaRoute.Models = {
         "properties": {
             "character_eve_id": {"dataType":"string","required":true,"validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
             "name": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":255}}},
-            "stream_profile": {"ref":"StreamProfile"},
+            "profile": {"ref":"KeyProfile"},
+            "stream_profile": {"ref":"KeyProfile"},
         },
         "additionalProperties": false,
     },
@@ -1127,7 +1129,8 @@ const models: TsoaRoute.Models = {
             "prefix": {"dataType":"string","required":true},
             "revoked_at": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "inserted_at": {"dataType":"string","required":true},
-            "stream_profile": {"ref":"StreamProfile","required":true},
+            "profile": {"ref":"KeyProfile","required":true},
+            "stream_profile": {"ref":"KeyProfile","required":true},
         },
         "additionalProperties": false,
     },

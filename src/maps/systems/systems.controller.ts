@@ -1,5 +1,5 @@
 import type { DataResponse } from '../map.dto.js';
-import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
+import { Controller, Get, OperationId, Path, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../api/deps.js';
 import type { ErrorResponse } from '../../api/error.dto.js';
@@ -79,6 +79,8 @@ export class SystemsController extends Controller {
     }
   >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('systems/{solar_system_id}')
+  // GET /api/map/system is GetSystem: operation ids are unique (OpenAPI requires it; generated clients name methods by them).
+  @OperationId('GetMapSystem')
   @Tags('Map collections')
   @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or system not on the map (`system_not_found`)', {
     error: 'System not found',
