@@ -1,8 +1,8 @@
 /** The commands of `mapintel` (`node dist/cli.js`), loaded by src/cli.ts once the Node.js version is known to do. */
 import { Command, Option } from 'commander';
-import { loadConfig, loadDemoConfig, type Config } from './config.js';
+import { loadDemoConfig, type Config } from './config.js';
 import { exitWithFailure } from './cli-errors.js';
-import { buildCore, type Core } from './core/core.js';
+import { buildCore } from './core/core.js';
 import { openDatabase } from './core/database.js';
 import { exitOnCrash, handleSignals, serve } from './main.js';
 import { migrate } from './db/orm.js';
@@ -11,59 +11,16 @@ import { createLogger } from './log.js';
 import { createMetrics } from './metrics.js';
 import { ROLES, selectRoles } from './roles/registry.js';
 import { ROLE_INFO } from './roles/catalog.js';
-import type { AdminService } from './admin/admin.service.js';
-import type { KeyProfile } from './api/key-profile.js';
 import { dbOf } from './db/db.js';
+import { addAdminCommands } from './cli-admin.js';
+import { commandLogger, config, FIRST_SETTINGS, print, withDatabase } from './cli-support.js';
 import { assertPortsFree } from './listen-address.js';
-
-function config(): Config {
-  return loadConfig();
-}
-
-/** The settings a first run needs, for `serve --help` and `demo --help`. */
-const FIRST_SETTINGS = `
-Settings (environment variables; all of them in docs/configuration.md):
-  PORT, HOST       where the public API listens (default 0.0.0.0:8080)
-  OPS_PORT         /healthz, /readyz and /metrics of this process (default 8081)
-  DATA_DIR         the embedded default's folder: PostgreSQL data, generated keys (default ./data)
-  DATABASE_URL     use this PostgreSQL instead of the embedded one (then set SERVICE_ENCRYPTION_KEY)
-  REDIS_URL        share rate limits and carry events across processes through Redis
-`;
-
-/** Commands quieter than serve: warnings and errors only, unless LOG_LEVEL asks for more. */
-function commandLogger(cfg: Config) {
-  return createLogger(cfg.logLevel === 'info' ? 'warn' : cfg.logLevel);
-}
-
-/**
- * Runs `fn` on the database alone (no Redis, no outbox, no roles), refusing while migrations are
- * pending: administration and imports never change the schema behind an operator's back.
- */
-async function withDatabase<T>(fn: (core: Core) => Promise<T>): Promise<T> {
-  const cfg = config();
-  const core = await buildCore(cfg, { migrations: 'require', redis: false, logger: commandLogger(cfg) });
-  try {
-    return await fn(core);
-  } finally {
-    await core.close();
-  }
-}
-
-/** The admin commands' service, over the database alone (key caches live in server processes). */
-async function withAdmin<T>(fn: (admin: AdminService) => Promise<T>): Promise<T> {
-  const { AdminService } = await import('./admin/admin.service.js');
-  return withDatabase((core) => fn(new AdminService(dbOf(core.db.orm))));
-}
 
 /** The ports a process with these roles listens on: OPS_PORT always, PORT for the public roles. */
 function portsOf(cfg: Config, roles: readonly string[]) {
   const ports = [{ name: 'OPS_PORT', host: cfg.opsHost, port: cfg.opsPort }];
   if (roles.includes(ROLE_INFO.api.name) || roles.includes(ROLE_INFO.stream.name)) ports.unshift({ name: 'PORT', host: cfg.host, port: cfg.port });
   return ports;
-}
-
-function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 const program = new Command();
@@ -126,110 +83,7 @@ sde
     });
   });
 
-const admin = program.command('admin').description('operator bootstrap: users, characters, maps, map keys, tracking (same rules as /api/admin)');
-admin
-  .command('create-user')
-  .description('create a user; prints it with its id, which upsert-character --user-id and set-main-character --user-id take')
-  .requiredOption('--name <name>', 'display name')
-  .action(async (o: { name: string }) => withAdmin(async (admin) => print(await admin.createUser(o.name))));
-admin
-  .command('list-users')
-  .description('list users with their characters')
-  .action(async () => withAdmin(async (admin) => print(await admin.listUsers())));
-admin
-  .command('upsert-character')
-  .description("create or update a character by eve_id; --user-id links it to a user (the user's characters and main character)")
-  .requiredOption('--eve-id <id>', 'external character id')
-  .requiredOption('--name <name>', 'character name')
-  .requiredOption('--corporation-id <id>', 'corporation id')
-  .requiredOption('--corporation-ticker <ticker>', 'corporation ticker')
-  .option('--alliance-id <id>', 'alliance id')
-  .option('--alliance-ticker <ticker>', 'alliance ticker')
-  .option('--user-id <uuid>', 'link the character to this user (the id create-user printed); without it, an existing link stays')
-  .option('--no-user-id', 'unlink the character from its user')
-  .action(
-    async (o: {
-      eveId: string;
-      name: string;
-      corporationId: string;
-      corporationTicker: string;
-      allianceId?: string;
-      allianceTicker?: string;
-      userId?: string | false;
-    }) =>
-      withAdmin(async (admin) =>
-        print(
-          await admin.upsertCharacter({
-            eve_id: o.eveId,
-            name: o.name,
-            corporation_id: o.corporationId,
-            corporation_ticker: o.corporationTicker,
-            alliance_id: o.allianceId ?? null,
-            alliance_ticker: o.allianceTicker ?? null,
-            // As the admin API's user_id: a uuid links, null (--no-user-id) unlinks, absent keeps the link.
-            ...(o.userId === false ? { user_id: null } : o.userId ? { user_id: o.userId } : {}),
-          }),
-        ),
-      ),
-  );
-admin
-  .command('set-main-character')
-  .description("set a user's main character (one of the user's characters)")
-  .requiredOption('--user-id <uuid>', 'user id')
-  .requiredOption('--eve-id <id>', 'character eve_id')
-  .action(async (o: { userId: string; eveId: string }) => withAdmin(async (admin) => print(await admin.setMainCharacter(o.userId, o.eveId))));
-admin
-  .command('create-map')
-  .description('create a map; prints its first API key (shown once)')
-  .requiredOption('--slug <slug>', 'unique slug (a-z, 0-9, -)')
-  .requiredOption('--name <name>', 'map name')
-  .requiredOption('--owner-eve-id <id>', 'owner character eve_id')
-  .option('--description <text>', 'description')
-  .action(async (o: { slug: string; name: string; ownerEveId: string; description?: string }) =>
-    withAdmin(async (admin) => print(await admin.createMap({ slug: o.slug, name: o.name, owner_eve_id: o.ownerEveId, description: o.description ?? null }))),
-  );
-admin
-  .command('list-maps')
-  .description('list maps')
-  .action(async () => withAdmin(async (admin) => print(await admin.listMaps())));
-admin
-  .command('issue-key')
-  .description('issue another API key for a map, bound to a character (shown once)')
-  .requiredOption('--map <id|slug>', 'map')
-  .requiredOption('--character-eve-id <id>', 'character the key is bound to')
-  .option('--name <name>', 'label of the key')
-  .addOption(
-    new Option('--profile <profile>', 'compatibility profile of everything the key reads: spec, or reference for clients of the reference server').choices([
-      'spec',
-      'reference',
-    ]),
-  )
-  .addOption(new Option('--stream-profile <profile>', 'former name of --profile (still accepted)').choices(['spec', 'reference']))
-  .action(async (o: { map: string; characterEveId: string; name?: string; profile?: KeyProfile; streamProfile?: KeyProfile }) =>
-    withAdmin(async (admin) =>
-      print(await admin.issueKey(o.map, { character_eve_id: o.characterEveId, name: o.name ?? null, profile: o.profile, stream_profile: o.streamProfile })),
-    ),
-  );
-admin
-  .command('list-keys')
-  .description("list a map's keys (never the keys themselves)")
-  .requiredOption('--map <id|slug>', 'map')
-  .action(async (o: { map: string }) => withAdmin(async (admin) => print(await admin.listKeys(o.map))));
-admin
-  .command('revoke-key')
-  .description('revoke a map key')
-  .requiredOption('--map <id|slug>', 'map')
-  .requiredOption('--key-id <uuid>', 'key id (from list-keys)')
-  .action(async (o: { map: string; keyId: string }) => withAdmin(async (admin) => print(await admin.revokeKey(o.map, o.keyId))));
-admin
-  .command('track')
-  .description('track (or --untrack) a character on a map')
-  .requiredOption('--map <id|slug>', 'map')
-  .requiredOption('--eve-id <id>', 'character eve_id')
-  .option('--untrack', 'set tracked=false')
-  .action(async (o: { map: string; eveId: string; untrack?: boolean }) =>
-    withAdmin(async (admin) => print(await admin.setTracking(o.map, o.eveId, !o.untrack))),
-  );
+addAdminCommands(program);
 
 program
   .command('demo')
