@@ -183,7 +183,8 @@
           putSystem({ id: p.system_id, solar_system_id: p.solar_system_id, name: p.name, position_x: p.position_x, position_y: p.position_y, classTitle: p.class });
           // The event names the system; its other fields (status, tag, custom name) come from REST.
           api.system(p.solar_system_id).then((s) => systems.has(s.solar_system_id) && s.visible && putSystem(s), () => undefined);
-          if (!statics.has(p.solar_system_id)) staticInfo(p.solar_system_id).catch(() => undefined);
+          // The payload's class title is shown meanwhile; on small maps the class colours it (as at load).
+          if (systems.size <= CLASSES_AT_LOAD && !statics.has(p.solar_system_id)) staticInfo(p.solar_system_id).catch(() => undefined);
           break;
         case 'deleted_system':
           dropSystem(p.solar_system_id);
