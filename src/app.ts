@@ -9,6 +9,7 @@ import type { AppDeps } from './api/deps.js';
 import { AppError, BadRequestError, errorBody, toAppError, ValidationError, type ErrorDetail } from './errors.js';
 import { acceptedRequestId, redactUrl } from './log.js';
 import { consolePage } from './console/console-page.js';
+import { serveConsole } from './console/console-assets.js';
 import { FAVICON_URL, serveFavicons } from './console/favicon.js';
 import { featureGates } from './api/feature-gates.js';
 import { keyBeforeBody } from './api/key-before-body.js';
@@ -101,14 +102,8 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   serveFavicons(app);
-  // The event console: watch a map's events live in a browser (src/console/console-page.ts).
-  const consoleHtml = consolePage();
-  app.get('/console', (_req, res) => {
-    res.locals.route = '/console';
-    res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.setHeader('cache-control', 'no-cache');
-    res.send(consoleHtml);
-  });
+  // The event console: the live map and the map's events in a browser (src/console/).
+  serveConsole(app, consolePage());
 
   // A person who opens the server's address lands in the API explorer.
   app.get('/', (_req, res) => {

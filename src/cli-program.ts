@@ -137,7 +137,7 @@ program
           ...(cfg.sseEnabled
             ? [
                 `  live events:    curl -sN -H "Authorization: Bearer ${demo.apiKey}" "${base}/api/maps/${demo.slug}/events/stream"`,
-                `  event console:  ${base}/console (paste the map API key)`,
+                `  event console:  ${base}/console (paste the map API key: the live map and its events)`,
               ]
             : []),
           ...(cfg.webhooksEnabled

@@ -3,11 +3,9 @@ import type { ApiServices } from './api/services.js';
 import type { IssuedMapKeyDto } from './admin/admin.dto.js';
 import { dbOf } from './db/db.js';
 import { SolarSystemRepository } from './static-data/solar-system.repository.js';
+import { DEMO_CONNECTIONS, DEMO_KILL_SYSTEMS, DEMO_SIGNATURES, DEMO_SYSTEMS, type DemoSystem } from './demo-chain.js';
 
 export const DEMO_SLUG = 'demo';
-
-/** Well-known systems the demo prefers: Jita, Amarr, Thera, a few J-space systems, Tama, a null-sec system. */
-const PREFERRED = [30000142, 31000005, 30002187, 30002813, 31002238, 31000001, 31002487, 31001554, 30001372, 30004759];
 
 const CHARACTERS = [
   { eve_id: '2117000001', name: 'Ava Scout', corporation_id: '98000001', corporation_ticker: 'MAPIN', alliance_id: '99000001', alliance_ticker: 'WHMAP' },
@@ -16,7 +14,7 @@ const CHARACTERS = [
 ];
 
 /** What seeding writes through: the database and the services the API writes with. */
-export type DemoContext = { orm: Orm } & Pick<ApiServices, 'admin' | 'acls' | 'mapContent' | 'mapData'>;
+export type DemoContext = { orm: Orm } & Pick<ApiServices, 'admin' | 'acls' | 'mapContent' | 'mapData' | 'signatures' | 'tokens'>;
 
 export interface DemoResult {
   mapId: string;
@@ -58,46 +56,74 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
   const key: IssuedMapKeyDto = created.api_key;
   for (const c of CHARACTERS) await platform.admin.setTracking(mapId, c.eve_id, true);
 
+  // The chain of demo-chain.ts, less the systems the static data lacks; without any of them, the first
+  // systems of the static data in a row.
   const solarSystems = new SolarSystemRepository();
-  const known = await solarSystems.byIds(db, PREFERRED);
-  let ids = PREFERRED.filter((id) => known.has(id));
-  if (ids.length < 6) ids = [...new Set([...ids, ...(await solarSystems.firstIds(db, 8))])];
-  if (ids.length < 2) throw new Error('no static data: run `node dist/cli.js sde import --from DIR|URL` first');
-  ids = ids.slice(0, 8);
-
-  for (const [i, sid] of ids.entries()) {
+  const known = await solarSystems.byIds(
+    db,
+    DEMO_SYSTEMS.map((s) => s.id),
+  );
+  let chain: DemoSystem[] = DEMO_SYSTEMS.filter((s) => known.has(s.id));
+  if (chain.length < 6) chain = (await solarSystems.firstIds(db, 8)).map((id, i) => ({ id, x: 120 + (i % 4) * 220, y: 80 + Math.floor(i / 4) * 160 }));
+  if (chain.length < 2) throw new Error('no static data: run `node dist/cli.js sde import --from DIR|URL` first');
+  const ids = chain.map((s) => s.id);
+  const onMap = new Set(ids);
+  for (const s of chain) {
     await platform.mapContent.addSystem(mapId, {
-      solarSystemId: sid,
-      positionX: 120 + (i % 4) * 220,
-      positionY: 80 + Math.floor(i / 4) * 160,
-      status: i === 0 ? 1 : i === ids.length - 1 ? 5 : 0,
-      tag: i === 0 ? 'HOME' : null,
-      labels: i === 1 ? JSON.stringify({ customLabel: 'Static', labels: ['la'] }) : null,
-      description: i === 0 ? 'Home system' : null,
+      solarSystemId: s.id,
+      positionX: s.x,
+      positionY: s.y,
+      status: s.status ?? 0,
+      tag: s.tag ?? null,
+      customName: s.customName ?? null,
+      description: s.description ?? null,
+      labels: s.customName ? JSON.stringify({ customLabel: s.customName, labels: ['la'] }) : null,
     });
   }
-  const wormholes = ['K162', 'B274', 'E545', 'N110', 'H296', 'Q003', 'D382'];
-  for (let i = 0; i + 1 < ids.length; i++) {
+  const demoId = (position: number) => DEMO_SYSTEMS[position]!.id;
+  const links = chain.every((s) => DEMO_SYSTEMS.includes(s)) ? DEMO_CONNECTIONS : [];
+  for (const c of links) {
+    if (!onMap.has(demoId(c.from)) || !onMap.has(demoId(c.to))) continue;
     await platform.mapContent.addConnection(mapId, {
-      solarSystemSource: ids[i]!,
-      solarSystemTarget: ids[i + 1]!,
-      type: 0,
-      massStatus: i % 3,
-      timeStatus: i === 2 ? 1 : 0,
-      shipSizeType: 2,
-      wormholeType: wormholes[i % wormholes.length]!,
+      solarSystemSource: demoId(c.from),
+      solarSystemTarget: demoId(c.to),
+      type: c.type ?? 0,
+      massStatus: c.mass ?? 0,
+      timeStatus: c.time ?? 0,
+      shipSizeType: c.size ?? 2,
+      wormholeType: c.wh === undefined ? 'K162' : c.wh,
     });
+  }
+  if (!links.length) {
+    for (let i = 0; i + 1 < ids.length; i++) {
+      await platform.mapContent.addConnection(mapId, {
+        solarSystemSource: ids[i]!,
+        solarSystemTarget: ids[i + 1]!,
+        type: 0,
+        massStatus: i % 3,
+        timeStatus: 0,
+        shipSizeType: 2,
+        wormholeType: 'K162',
+      });
+    }
+  }
+  // Signatures through the service the API writes them with, as the map key (attributed to its character).
+  const principal = (await platform.tokens.identify(key.api_key)).principal;
+  if (principal?.kind === 'map_key') {
+    for (const g of DEMO_SIGNATURES) {
+      if (onMap.has(demoId(g.system))) await platform.signatures.upsert(principal, mapId, demoId(g.system), { signatures: g.signatures });
+    }
   }
 
   const now = Date.now();
-  for (let i = 0; i < 6; i++) {
-    const sid = ids[(i + 1) % ids.length]!;
+  for (const [i, at] of DEMO_KILL_SYSTEMS.entries()) {
+    const sid = onMap.has(demoId(at)) ? demoId(at) : ids[(i + 1) % ids.length]!;
     await platform.mapContent.addKill(mapId, {
       killmailId: 128_000_000 + i,
-      killTime: new Date(now - (i + 1) * 37 * 60_000),
+      killTime: new Date(now - (i + 1) * 23 * 60_000),
       solarSystemId: sid,
       attackerCount: 1 + i * 2,
-      npc: i === 5,
+      npc: i === 7,
       totalValue: 12_500_000 * (i + 1),
       finalBlowAllianceId: 99000001,
       finalBlowCharId: 2117000002,
@@ -122,7 +148,7 @@ export async function seedDemo(platform: DemoContext): Promise<DemoResult> {
         hash: `demohash${i}`,
         labels: i === 0 ? ['solo', 'pvp'] : ['pvp'],
         locationID: 40_000_000 + i,
-        npc: i === 5,
+        npc: i === 7,
         points: 10 + i,
         solo: i === 0,
         totalValue: 12_500_000 * (i + 1),

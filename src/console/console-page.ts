@@ -1,14 +1,17 @@
 /**
  * The event console (`GET /console`): a page served by the service itself (no CDN, nothing to build)
- * where a person pastes a map key, picks event types and watches the map's events live. It uses the
- * browser's EventSource with `?token=` (EventSource cannot send headers), which resumes after a
- * dropped connection with `Last-Event-ID` on its own; "Reconnect" resumes from the last id shown.
+ * where a person pastes a map key and watches the map live: the map drawn beside the list of its
+ * events. The page's scripts are files of their own under assets/console/ (served by
+ * console-assets.ts with Cytoscape.js, the graph library that draws the map): console.js connects
+ * and lists, live-map*.js load the map through the REST API and keep it current from the stream.
  */
 import { EVENT_TYPES } from '../events/catalog.js';
 import { FAVICON_URL } from './favicon.js';
+import { CONSOLE_SCRIPTS } from './console-assets.js';
 
 export function consolePage(): string {
   const boxes = EVENT_TYPES.map((t) => `<label><input type="checkbox" name="type" value="${t}" checked> ${t}</label>`).join('\n        ');
+  const scripts = CONSOLE_SCRIPTS.map((s) => `<script src="${s}"></script>`).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -17,18 +20,29 @@ export function consolePage(): string {
 <title>mapintel event console</title>
 <link rel="icon" href="${FAVICON_URL}" type="image/svg+xml">
 <style>
-  body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #1d232a; }
-  h1 { font-size: 1.3rem; margin: 0 0 1rem; }
-  form { display: grid; gap: .6rem; max-width: 60rem; }
+  body { font: 14px/1.4 system-ui, sans-serif; margin: 1.2rem; color: #1d232a; }
+  h1 { font-size: 1.3rem; margin: 0 0 .8rem; }
+  form { display: grid; grid-template-columns: 1fr 16rem; gap: .5rem 1rem; max-width: 80rem; }
+  form > fieldset, form > div { grid-column: 1 / -1; }
   input[type=text], input[type=password] { font: inherit; padding: .35rem .5rem; width: 100%; box-sizing: border-box; }
-  fieldset { display: flex; flex-wrap: wrap; gap: .3rem 1rem; border: 1px solid #ccd; }
+  fieldset { display: flex; flex-wrap: wrap; gap: .2rem 1rem; border: 1px solid #ccd; font-size: 13px; }
   button { font: inherit; padding: .35rem .9rem; margin-right: .5rem; }
-  #status { font-weight: 600; margin: 1rem 0 .5rem; }
+  #status { font-weight: 600; margin: .8rem 0 .3rem; }
   #status.live { color: #137333; } #status.down { color: #b3261e; }
-  #events { list-style: none; padding: 0; margin: 0; max-width: 60rem; }
+  #status.error { background: #fce8e6; border: 1px solid #f4b4ae; padding: .5rem .7rem; border-radius: 4px; }
+  .main { display: grid; grid-template-columns: minmax(0, 1fr) 24rem; gap: 1rem; align-items: start; }
+  #livemap { height: 72vh; min-height: 420px; border: 1px solid #ccd; border-radius: 4px; background: #fbfcfd; }
+  .legend { font-size: 12px; color: #556; margin-top: .3rem; }
+  .side { max-height: 80vh; overflow: auto; }
+  #details { border: 1px solid #ccd; border-radius: 4px; padding: .5rem .8rem; margin-bottom: .8rem; }
+  #details h2 { font-size: 1.05rem; margin: .2rem 0 .4rem; } #details h3 { font-size: .95rem; margin: .6rem 0 .2rem; }
+  #details dl { display: grid; grid-template-columns: 6rem 1fr; margin: 0; font-size: 13px; } #details dd { margin: 0; }
+  #details ul { margin: 0; padding-left: 1.1rem; font-size: 13px; }
+  #events { list-style: none; padding: 0; margin: 0; }
   #events li { border-top: 1px solid #e3e6ea; padding: .4rem 0; }
   #events code { font-size: 12px; white-space: pre-wrap; word-break: break-all; display: block; color: #444; }
   .type { font-weight: 600; } .meta { color: #667; font-size: 12px; }
+  @media (max-width: 900px) { .main { grid-template-columns: 1fr; } form { grid-template-columns: 1fr; } }
 </style>
 </head>
 <body>
@@ -36,68 +50,25 @@ export function consolePage(): string {
 <form id="form">
   <label>Map API key <input type="password" id="key" autocomplete="off" placeholder="mik_…" required></label>
   <label>Map (id or slug) <input type="text" id="map" value="demo" required></label>
-  <fieldset><legend>Event types</legend>
+  <fieldset><legend>Event types shown in the list (the map applies them all)</legend>
         ${boxes}
   </fieldset>
-  <div><button type="submit" id="connect">Connect</button><button type="button" id="disconnect">Disconnect</button><button type="button" id="reconnect">Reconnect from last id</button></div>
+  <div><button type="submit" id="connect">Connect</button><button type="button" id="disconnect">Disconnect</button><button type="button" id="reconnect">Reconnect from last id</button><button type="button" id="fit">Fit map</button></div>
 </form>
 <div id="status" class="down">not connected</div>
-<div class="meta">last event id: <span id="last">none</span> · events: <span id="count">0</span></div>
-<ul id="events"></ul>
-<script>
-(() => {
-  const $ = (id) => document.getElementById(id);
-  let source = null;
-  let lastId = null;
-  let count = 0;
-  const status = (text, live) => { $('status').textContent = text; $('status').className = live ? 'live' : 'down'; };
-  function open(resumeFrom) {
-    if (source) source.close();
-    const types = [...document.querySelectorAll('input[name=type]:checked')].map((b) => b.value);
-    const params = new URLSearchParams({ token: $('key').value.trim() });
-    if (types.length && types.length < ${EVENT_TYPES.length}) params.set('events', types.join(','));
-    if (resumeFrom) params.set('last_event_id', resumeFrom);
-    const map = encodeURIComponent($('map').value.trim());
-    status('connecting…', false);
-    source = new EventSource('/api/maps/' + map + '/events/stream?' + params);
-    source.addEventListener('connected', (m) => {
-      const info = JSON.parse(m.data);
-      status('live: map ' + info.map_id, true);
-    });
-    source.addEventListener('reset', (m) => {
-      const info = JSON.parse(m.data);
-      add({ type: 'reset', id: '', ts: new Date().toISOString(), payload: info });
-    });
-    source.onmessage = (m) => {
-      const e = JSON.parse(m.data);
-      lastId = e.id;
-      $('last').textContent = lastId;
-      $('count').textContent = String(++count);
-      add(e);
-    };
-    source.onerror = () => {
-      if (source && source.readyState === EventSource.CLOSED) status('closed (check the key, the map and that the stream is switched on)', false);
-      else status('reconnecting…', false);
-    };
-  }
-  function add(e) {
-    const li = document.createElement('li');
-    li.dataset.id = e.id;
-    li.dataset.type = e.type;
-    const head = document.createElement('div');
-    head.innerHTML = '<span class="type"></span> <span class="meta"></span>';
-    head.firstChild.textContent = e.type;
-    head.lastChild.textContent = e.id + ' · ' + e.ts;
-    const body = document.createElement('code');
-    body.textContent = JSON.stringify(e.payload);
-    li.append(head, body);
-    $('events').prepend(li);
-  }
-  $('form').addEventListener('submit', (ev) => { ev.preventDefault(); open(null); });
-  $('disconnect').addEventListener('click', () => { if (source) source.close(); source = null; status('disconnected', false); });
-  $('reconnect').addEventListener('click', () => open(lastId));
-})();
-</script>
+<div class="meta">last event id: <span id="last">none</span> · events: <span id="count">0</span> · <span id="mapstate">map not loaded</span></div>
+<div class="main">
+  <div>
+    <div id="livemap" role="img" aria-label="the live map"></div>
+    <div class="legend">Systems: filled by status (home green, friendly blue, warning yellow, target orange, dangerous red), ringed by class, a red halo and ☠ count for recent kills.
+      Connections: grey, orange (half mass) or red (critical); dashed at end of life; thicker for larger ships; dotted for gates. Drag to pan, wheel to zoom, click a system for details.</div>
+  </div>
+  <div class="side">
+    <section id="details" hidden></section>
+    <ul id="events"></ul>
+  </div>
+</div>
+${scripts}
 </body>
 </html>
 `;
