@@ -19,6 +19,8 @@ const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const { signingHeaders } = await import(pathToFileURL(path.join(job.dist, 'webhooks/signer.js')).href);
 const { senderClientOptions, senderAgentOptions } = await import(pathToFileURL(path.join(job.dist, 'webhooks/sender.js')).href);
 
+// signingHeaders(secret, eventId, body) since the Standard Webhooks headers; (secret, body) in older builds (BENCH_DIST).
+const sign = signingHeaders.length >= 3 ? signingHeaders : (secret, _eventId, body) => signingHeaders(secret, body);
 const agent = new http.Agent(senderAgentOptions(job.maxSockets));
 const client = new Axios(senderClientOptions(job.timeoutMs));
 
@@ -38,7 +40,7 @@ async function send(r) {
         'content-type': 'application/json',
         'user-agent': job.userAgent,
         'accept-encoding': 'identity',
-        ...signingHeaders(r.secret, body),
+        ...sign(r.secret, r.eventId, body),
         'x-service-event-id': r.eventId,
         'x-service-event-type': r.eventType,
         'x-service-delivery-attempt': '1',
