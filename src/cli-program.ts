@@ -111,6 +111,28 @@ program
     }
   });
 
+program
+  .command('release-finalizers')
+  .description(
+    'before helm uninstall (the chart runs it as a pre-delete hook): stop the operator reconciling and remove the finalizer of every WebhookSubscription, so deleting them never hangs',
+  )
+  .action(async () => {
+    const { releaseFinalizers } = await import('./operator/release.js');
+    const env = process.env;
+    const lease = Number(env.OPERATOR_LEASE_DURATION_SECONDS ?? 15);
+    await releaseFinalizers({
+      kubeconfig: env.KUBECONFIG || undefined,
+      leaseNamespace: env.OPERATOR_NAMESPACE || 'default',
+      leaseName: env.OPERATOR_LEASE_NAME || 'mapintel-operator',
+      leaseDurationSeconds: Number.isFinite(lease) && lease > 0 ? lease : 15,
+      namespaces: (env.OPERATOR_WATCH_NAMESPACES ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      out: (line) => process.stdout.write(`${line}\n`),
+    });
+  });
+
 const sde = program.command('sde').description('static solar system data');
 sde
   .command('import')
