@@ -118,17 +118,13 @@ program
   )
   .action(async () => {
     const { releaseFinalizers } = await import('./operator/release.js');
-    const env = process.env;
-    const lease = Number(env.OPERATOR_LEASE_DURATION_SECONDS ?? 15);
+    const cfg = config();
     await releaseFinalizers({
-      kubeconfig: env.KUBECONFIG || undefined,
-      leaseNamespace: env.OPERATOR_NAMESPACE || 'default',
-      leaseName: env.OPERATOR_LEASE_NAME || 'mapintel-operator',
-      leaseDurationSeconds: Number.isFinite(lease) && lease > 0 ? lease : 15,
-      namespaces: (env.OPERATOR_WATCH_NAMESPACES ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
+      kubeconfig: cfg.kubeconfig,
+      leaseNamespace: cfg.operatorNamespace,
+      leaseName: cfg.operatorLeaseName,
+      leaseDurationSeconds: cfg.operatorLeaseDurationSeconds,
+      namespaces: cfg.operatorWatchNamespaces,
       out: (line) => process.stdout.write(`${line}\n`),
     });
   });
