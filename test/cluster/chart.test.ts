@@ -262,6 +262,8 @@ describe.skipIf(unavailable)('k8s/ manifests', () => {
   it('k8s/base/mapintel.yaml is what the chart renders (run `make k8s` after changing the chart)', () => {
     const rendered = execFileSync(process.execPath, ['scripts/render-k8s.mjs', '--stdout'], { encoding: 'utf8' });
     expect(readFileSync('k8s/base/mapintel.yaml', 'utf8')).toBe(rendered);
+    // No uninstall hook in plain manifests: it would run (and release every finalizer) at each apply.
+    expect(rendered).not.toContain('release-finalizers');
   });
 
   it('the dev overlay has single-replica PostgreSQL and Redis and passes a server-side dry-run', () => {
