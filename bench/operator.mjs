@@ -80,11 +80,15 @@ async function main() {
   const admin = new AdminService(dbOf(core.db.orm));
   await admin.upsertCharacter({ eve_id: '2117000001', name: 'Bench Pilot', corporation_id: '98000001', corporation_ticker: 'BENCH' });
   const slugs = [];
+  const keys = [];
   for (let i = 0; i < maps; i++) {
     const slug = `bench-${i}`;
-    await admin.createMap({ slug, name: `Bench ${i}`, owner_eve_id: '2117000001' });
+    const made = await admin.createMap({ slug, name: `Bench ${i}`, owner_eve_id: '2117000001' });
     slugs.push(slug);
+    keys.push(made.api_key.api_key);
   }
+  // Webhooks on (maps start with them off, and a resource of such a map is not Ready).
+  await dbOf(core.db.orm).run('update maps set webhooks_enabled = true');
   await core.close();
   log(`${maps} maps created`);
 
@@ -94,6 +98,15 @@ async function main() {
     cluster.kubectl(['apply', '--server-side', '-f', path.join(ROOT, 'charts/mapintel/crds')]);
     cluster.kubectl(['wait', '--for=condition=Established', '--timeout=30s', 'crd/webhooksubscriptions.mapintel.io']);
     cluster.kubectl(['create', 'namespace', 'bench']);
+    // Each map's key in a Secret of the namespace (spec.mapKeySecretRef: the proof a resource may read its map).
+    cluster.kubectl(
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: keys.map((key, i) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: `key-${i}`, namespace: 'bench' }, stringData: { key } })),
+      }),
+    );
     const opsPort = await freePort();
     operator = startChild(
       'operator',
@@ -137,7 +150,7 @@ async function main() {
             apiVersion: 'mapintel.io/v1alpha1',
             kind: 'WebhookSubscription',
             metadata: { name: `hook-${i}`, namespace: 'bench' },
-            spec: { map: slugs[Math.floor(i / 5)], url: `https://127.0.0.1:9/hook-${i}`, events: ['*'] },
+            spec: { map: slugs[Math.floor(i / 5)], url: `https://127.0.0.1:9/hook-${i}`, events: ['*'], mapKeySecretRef: { name: `key-${Math.floor(i / 5)}` } },
           });
         }
       }),

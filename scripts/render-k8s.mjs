@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Renders k8s/base/mapintel.yaml from the chart (default values, release "mapintel" in namespace
-// "mapintel", CRD included), so kubectl users get the same objects as Helm users.
+// Renders k8s/base/mapintel.yaml from the chart (default values but the uninstall hook, release
+// "mapintel" in namespace "mapintel", CRD included), so kubectl users get the same objects as Helm users.
 //   node scripts/render-k8s.mjs           write the file
 //   node scripts/render-k8s.mjs --stdout  print what would be written (the drift test compares it)
 import { execFileSync } from 'node:child_process';
@@ -13,7 +13,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const header = '# Rendered from charts/mapintel by `make k8s` (node scripts/render-k8s.mjs); do not edit by hand.\n';
 
 export function renderBase(helm = binaries.helm) {
-  const out = execFileSync(helm, ['template', 'mapintel', join(root, 'charts', 'mapintel'), '--namespace', 'mapintel', '--include-crds'], {
+  // Without the pre-delete hook: in plain manifests it would be an ordinary Job, run at every
+  // `kubectl apply`, releasing every finalizer. kubectl users run `mapintel release-finalizers` by hand.
+  const args = ['template', 'mapintel', join(root, 'charts', 'mapintel'), '--namespace', 'mapintel', '--include-crds'];
+  const out = execFileSync(helm, [...args, '--set', 'operator.releaseFinalizersOnUninstall=false'], {
     encoding: 'utf8',
     env: {
       ...process.env,

@@ -69,6 +69,24 @@ program
     }
   });
 
+program
+  .command('release-finalizers')
+  .description(
+    'before helm uninstall (the chart runs it as a pre-delete hook): stop the operator reconciling and remove the finalizer of every WebhookSubscription, so deleting them never hangs',
+  )
+  .action(async () => {
+    const { releaseFinalizers } = await import('./operator/release.js');
+    const cfg = config();
+    await releaseFinalizers({
+      kubeconfig: cfg.kubeconfig,
+      leaseNamespace: cfg.operatorNamespace,
+      leaseName: cfg.operatorLeaseName,
+      leaseDurationSeconds: cfg.operatorLeaseDurationSeconds,
+      namespaces: cfg.operatorWatchNamespaces,
+      out: (line) => process.stdout.write(`${line}\n`),
+    });
+  });
+
 const sde = program.command('sde').description('static solar system data');
 sde
   .command('import')

@@ -216,6 +216,13 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'milliseconds',
   },
   {
+    name: 'OPERATOR_WATCH_NAMESPACES',
+    meaning:
+      'Operator: comma-separated namespaces whose WebhookSubscriptions (and Secrets) it watches, with a Role in each (the chart’s operator.watchNamespaces); empty: every namespace, with a ClusterRole',
+    default: '',
+    unit: 'list',
+  },
+  {
     name: 'SERVICE_RATE_LIMIT_PER_MINUTE',
     meaning: 'API requests allowed per valid API key (or per client address without a valid key) per minute',
     default: '100',

@@ -52,6 +52,7 @@ export interface Config {
   operatorIdentity: string | undefined;
   operatorConcurrency: number;
   operatorStatusRefreshMs: number;
+  operatorWatchNamespaces: string[];
   /** Waits before attempts 2, 3, … in milliseconds. */
   webhookRetryWaitsMs: number[];
   webhookDisableAfter: number;
@@ -206,6 +207,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     operatorIdentity: optional('OPERATOR_IDENTITY'),
     operatorConcurrency: int('OPERATOR_CONCURRENCY', 1, 256),
     operatorStatusRefreshMs: int('OPERATOR_STATUS_REFRESH_MS', 100, 3_600_000),
+    operatorWatchNamespaces: raw('OPERATOR_WATCH_NAMESPACES')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     webhookRetryWaitsMs: durations('WEBHOOK_RETRY_WAITS'),
     webhookDisableAfter: int('WEBHOOK_DISABLE_AFTER', 1, 1_000_000),
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 1, 100_000),

@@ -6,7 +6,7 @@
  * work queue sees the level, not only the edges.
  */
 import type { Logger } from '../log.js';
-import { isGone, type KubeClient, type WatchEvent } from './kube-client.js';
+import { isGone, METADATA_ONLY, type KubeClient, type WatchEvent } from './kube-client.js';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -36,6 +36,8 @@ const RETRY_MIN_MS = 200;
 const RETRY_MAX_MS = 10_000;
 /** The apiserver ends each watch after about this long (it picks a random time up to twice it). */
 const WATCH_TIMEOUT_S = 300;
+/** Objects per page of a list: a relist never holds more than one page of answers at once. */
+export const LIST_PAGE_SIZE = 500;
 
 export const objectKey = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
@@ -55,8 +57,10 @@ export class Informer<T extends KubeObject> {
     private readonly handlers: InformerHandlers<T>,
     private readonly log: Logger,
     private readonly query: Record<string, string> = {},
-    /** What the cache keeps of each object (e.g. only the metadata of Secrets it does not need). */
-    private readonly keep: (obj: T) => T = (obj) => obj,
+    /** What the cache keeps of each object; undefined keeps nothing (handlers still see it). */
+    private readonly keep: (obj: T) => T | undefined = (obj) => obj,
+    /** Lists and watches PartialObjectMetadata: the apiserver never sends data or spec. */
+    private readonly metadataOnly = false,
   ) {}
 
   /** True once the first list has filled the cache. */
@@ -102,6 +106,8 @@ export class Informer<T extends KubeObject> {
           this.path,
           { ...this.query, resourceVersion: this.resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: String(WATCH_TIMEOUT_S) },
           (e) => this.onEvent(e),
+          undefined,
+          { metadataOnly: this.metadataOnly },
         );
         this.current = handle;
         await handle.done;
@@ -135,29 +141,36 @@ export class Informer<T extends KubeObject> {
   }
 
   private async relist(): Promise<void> {
-    const list = await this.client.get<{ metadata: { resourceVersion: string }; items: T[] }>(this.withQuery(this.path));
     const seen = new Set<string>();
-    for (const listed of list.items) {
-      const item = this.keep(listed);
-      const key = objectKey(item);
-      seen.add(key);
-      const old = this.cache.get(key);
-      this.cache.set(key, item);
-      this.handlers.upsert(item, old);
-    }
+    let resourceVersion: string;
+    let token = '';
+    // Page by page (limit/continue): one page of answers in memory at a time.
+    do {
+      const query: Record<string, string> = { ...this.query, limit: String(LIST_PAGE_SIZE), ...(token ? { continue: token } : {}) };
+      const page = await this.client.get<{ metadata: { resourceVersion: string; continue?: string }; items: T[] }>(
+        `${this.path}?${new URLSearchParams(query).toString()}`,
+        this.metadataOnly ? METADATA_ONLY : undefined,
+      );
+      for (const listed of page.items ?? []) {
+        const key = objectKey(listed);
+        seen.add(key);
+        const old = this.cache.get(key);
+        const item = this.keep(listed);
+        if (item) this.cache.set(key, item);
+        else this.cache.delete(key);
+        this.handlers.upsert(item ?? listed, old);
+      }
+      resourceVersion = page.metadata.resourceVersion;
+      token = page.metadata.continue ?? '';
+    } while (token);
     for (const [key, old] of this.cache) {
       if (!seen.has(key)) {
         this.cache.delete(key);
         this.handlers.delete(old);
       }
     }
-    this.resourceVersion = list.metadata.resourceVersion;
+    this.resourceVersion = resourceVersion;
     this.synced = true;
-  }
-
-  private withQuery(path: string): string {
-    const q = new URLSearchParams(this.query).toString();
-    return q ? `${path}?${q}` : path;
   }
 
   private onEvent(e: WatchEvent<T>): void {
@@ -174,15 +187,52 @@ export class Informer<T extends KubeObject> {
     if (rv) this.resourceVersion = rv;
     if (e.type === 'BOOKMARK') return;
     this.log.debug({ type: e.type, name: e.object.metadata?.name, resourceVersion: rv }, 'watch event');
-    const obj = this.keep(e.object);
-    const key = objectKey(obj);
+    const key = objectKey(e.object);
     const old = this.cache.get(key);
     if (e.type === 'DELETED') {
       this.cache.delete(key);
-      this.handlers.delete(old ?? obj);
+      this.handlers.delete(old ?? e.object);
       return;
     }
-    this.cache.set(key, obj);
-    this.handlers.upsert(obj, old);
+    const obj = this.keep(e.object);
+    if (obj) this.cache.set(key, obj);
+    else this.cache.delete(key);
+    this.handlers.upsert(obj ?? e.object, old);
+  }
+}
+
+/**
+ * Several informers of one kind (one per watched namespace, or one for the whole cluster) seen as
+ * one cache: keys are namespace/name, so they never collide.
+ */
+export class InformerSet<T extends KubeObject> {
+  constructor(readonly informers: Informer<T>[]) {}
+
+  get hasSynced(): boolean {
+    return this.informers.every((i) => i.hasSynced);
+  }
+
+  get(key: string): T | undefined {
+    for (const i of this.informers) {
+      const found = i.get(key);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  list(): T[] {
+    return this.informers.flatMap((i) => i.list());
+  }
+
+  get size(): number {
+    return this.informers.reduce((n, i) => n + i.size, 0);
+  }
+
+  start(): void {
+    for (const i of this.informers) i.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.informers.map((i) => i.stop()));
   }
 }

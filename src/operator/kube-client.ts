@@ -1,13 +1,31 @@
 /**
  * A small JSON client of the Kubernetes API over node:https, with the credentials of a KubeConfig
  * (@kubernetes/client-node: kubeconfig files, in-cluster ServiceAccount tokens, their rotation).
- * Every request is counted by verb, resource and status code, so the operator's load on the apiserver
- * shows in its metrics. Watches are line-delimited JSON streams read here too.
+ * Every request is counted by verb, resource and status code (and the bytes of every answer by
+ * resource), so the operator's load on the apiserver shows in its metrics. Every request carries the
+ * User-Agent `mapintel-operator/<version>` and every write the field manager `mapintel-operator`, so
+ * audit logs and managedFields name who wrote what. Watches are line-delimited JSON streams read here too.
  */
 import https from 'node:https';
 import { createInterface } from 'node:readline';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Counter } from 'prom-client';
+import { readFileSync } from 'node:fs';
+
+/** The field manager of every write (managedFields, server-side apply). */
+export const FIELD_MANAGER = 'mapintel-operator';
+const VERSION = (() => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0';
+  } catch {
+    return '0';
+  }
+})();
+export const USER_AGENT = `${FIELD_MANAGER}/${VERSION} (node ${process.version})`;
+
+/** Accept header of a metadata-only list or watch (PartialObjectMetadata: no data, no spec). */
+export const METADATA_ONLY = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const METADATA_ONLY_WATCH = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 export class KubeApiError extends Error {
   constructor(
@@ -37,30 +55,48 @@ export interface WatchHandle {
 
 /** How long cached credentials are used before they are read again (in-cluster tokens rotate). */
 const CREDENTIALS_TTL_MS = 60_000;
+
+export interface KubeClientOptions {
+  requests?: Counter<'verb' | 'resource' | 'code'>;
+  /** Bytes of the apiserver's answers (watch streams included), by resource. */
+  responseBytes?: Counter<'resource'>;
+  credentialsTtlMs?: number;
+}
 /** A request without an answer after this long fails (watches excepted: they have their own timeout). */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-export type PatchType = 'merge' | 'json';
+export type PatchType = 'merge' | 'json' | 'apply';
 
 const CONTENT_TYPES: Record<PatchType, string> = {
   merge: 'application/merge-patch+json',
   json: 'application/json-patch+json',
+  // Server-side apply (JSON is YAML); always with force: the operator owns what it applies.
+  apply: 'application/apply-patch+yaml',
 };
 
 export class KubeClient {
   private credentials: { at: number; agent: https.Agent; headers: Record<string, string>; server: URL } | undefined;
+  private readonly requests: Counter<'verb' | 'resource' | 'code'> | undefined;
+  private readonly responseBytes: Counter<'resource'> | undefined;
+  private readonly credentialsTtlMs: number;
+  /** HTTPS agents made so far (one while the TLS material stays the same). */
+  agentsMade = 0;
 
   constructor(
     private readonly kc: KubeConfig,
-    private readonly requests?: Counter<'verb' | 'resource' | 'code'>,
-  ) {}
+    opts: KubeClientOptions = {},
+  ) {
+    this.requests = opts.requests;
+    this.responseBytes = opts.responseBytes;
+    this.credentialsTtlMs = opts.credentialsTtlMs ?? CREDENTIALS_TTL_MS;
+  }
 
   get server(): string {
     return this.kc.getCurrentCluster()?.server ?? '';
   }
 
-  async get<T>(path: string): Promise<T> {
-    return this.request<T>('GET', path);
+  async get<T>(path: string, accept?: string): Promise<T> {
+    return this.request<T>('GET', path, undefined, undefined, accept);
   }
 
   async create<T>(path: string, body: unknown): Promise<T> {
@@ -79,11 +115,16 @@ export class KubeClient {
     return this.request<T>('DELETE', path);
   }
 
-  async request<T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
+  async request<T>(method: string, path: string, body?: unknown, contentType = 'application/json', accept = 'application/json'): Promise<T> {
     const { agent, headers, server } = await this.creds();
     const url = new URL(path, server);
+    if (method !== 'GET') {
+      url.searchParams.set('fieldManager', FIELD_MANAGER);
+      if (contentType === CONTENT_TYPES.apply) url.searchParams.set('force', 'true');
+    }
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const verb = method === 'GET' && !/\/[^/]+\/[^/?]+$/.test(url.pathname) ? 'LIST' : method;
+    const target = targetOf(url.pathname);
+    const verb = method === 'GET' && !target.named ? 'LIST' : method;
     return new Promise<T>((resolve, reject) => {
       const req = https.request(
         url,
@@ -91,7 +132,7 @@ export class KubeClient {
           method,
           agent,
           timeout: REQUEST_TIMEOUT_MS,
-          headers: { ...headers, accept: 'application/json', ...(payload ? { 'content-type': contentType, 'content-length': payload.length } : {}) },
+          headers: { ...headers, accept, 'user-agent': USER_AGENT, ...(payload ? { 'content-type': contentType, 'content-length': payload.length } : {}) },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -99,8 +140,10 @@ export class KubeClient {
           res.on('error', reject);
           res.on('end', () => {
             const status = res.statusCode ?? 0;
-            this.requests?.inc({ verb, resource: resourceOf(url.pathname), code: String(status) });
-            const text = Buffer.concat(chunks).toString('utf8');
+            this.requests?.inc({ verb, resource: target.resource, code: String(status) });
+            const body = Buffer.concat(chunks);
+            this.responseBytes?.inc({ resource: target.resource }, body.length);
+            const text = body.toString('utf8');
             let parsed: unknown;
             try {
               parsed = text ? JSON.parse(text) : undefined;
@@ -115,7 +158,7 @@ export class KubeClient {
       );
       req.on('timeout', () => req.destroy(new Error(`${method} ${url.pathname}: no answer within ${REQUEST_TIMEOUT_MS} ms`)));
       req.on('error', (err) => {
-        this.requests?.inc({ verb, resource: resourceOf(url.pathname), code: 'error' });
+        this.requests?.inc({ verb, resource: target.resource, code: 'error' });
         reject(err);
       });
       req.end(payload);
@@ -127,15 +170,23 @@ export class KubeClient {
    * closes it (`timeoutSeconds`), on any error, or after `idleMs` without a byte (a silent half-dead
    * connection), and `done` settles: the caller decides to watch again.
    */
-  async watch<T>(path: string, query: Record<string, string>, onEvent: (e: WatchEvent<T>) => void, idleMs = 90_000): Promise<WatchHandle> {
+  async watch<T>(
+    path: string,
+    query: Record<string, string>,
+    onEvent: (e: WatchEvent<T>) => void,
+    idleMs = 90_000,
+    opts: { metadataOnly?: boolean } = {},
+  ): Promise<WatchHandle> {
     const { agent, headers, server } = await this.creds();
     const url = new URL(path, server);
     for (const [k, v] of Object.entries({ ...query, watch: 'true' })) url.searchParams.set(k, v);
+    const resource = targetOf(url.pathname).resource;
+    const accept = opts.metadataOnly ? METADATA_ONLY_WATCH : 'application/json';
     let req: ReturnType<typeof https.request> | undefined;
     const done = new Promise<void>((resolve, reject) => {
-      req = https.request(url, { method: 'GET', agent, headers: { ...headers, accept: 'application/json' } }, (res) => {
+      req = https.request(url, { method: 'GET', agent, headers: { ...headers, accept, 'user-agent': USER_AGENT } }, (res) => {
         const status = res.statusCode ?? 0;
-        this.requests?.inc({ verb: 'WATCH', resource: resourceOf(url.pathname), code: String(status) });
+        this.requests?.inc({ verb: 'WATCH', resource, code: String(status) });
         if (status !== 200) {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -153,6 +204,7 @@ export class KubeClient {
           return;
         }
         res.setTimeout(idleMs, () => res.destroy());
+        res.on('data', (c: Buffer) => this.responseBytes?.inc({ resource }, c.length));
         const lines = createInterface({ input: res, crlfDelay: Infinity });
         // readline re-emits the response's errors (a connection cut mid-stream): the stream just ends.
         lines.on('error', () => resolve());
@@ -168,7 +220,7 @@ export class KubeClient {
         res.on('close', () => resolve());
       });
       req.on('error', (err) => {
-        this.requests?.inc({ verb: 'WATCH', resource: resourceOf(url.pathname), code: 'error' });
+        this.requests?.inc({ verb: 'WATCH', resource, code: 'error' });
         reject(err);
       });
       req.end();
@@ -177,7 +229,7 @@ export class KubeClient {
   }
 
   private async creds(): Promise<{ agent: https.Agent; headers: Record<string, string>; server: URL }> {
-    if (this.credentials && Date.now() - this.credentials.at < CREDENTIALS_TTL_MS) return this.credentials;
+    if (this.credentials && Date.now() - this.credentials.at < this.credentialsTtlMs) return this.credentials;
     const opts: https.RequestOptions = {};
     await this.kc.applyToHTTPSOptions(opts);
     const cluster = this.kc.getCurrentCluster();
@@ -185,8 +237,14 @@ export class KubeClient {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string') headers[k] = v;
     const previous = this.credentials;
-    // One keep-alive agent, rebuilt only when the TLS material changes.
-    const sameTls = previous && previous.agent.options.cert === opts.cert && previous.agent.options.key === opts.key && previous.agent.options.ca === opts.ca;
+    // One keep-alive agent, rebuilt only when the TLS material changes. The material is read anew on
+    // every refresh (new Buffers of the same bytes), so it is compared by content: a new agent would
+    // destroy the old one and cut every request and watch in flight.
+    const sameTls =
+      previous &&
+      sameBytes(previous.agent.options.cert, opts.cert) &&
+      sameBytes(previous.agent.options.key, opts.key) &&
+      sameBytes(previous.agent.options.ca, opts.ca);
     const agent =
       sameTls && previous
         ? previous.agent
@@ -198,6 +256,7 @@ export class KubeClient {
             key: opts.key,
             ...(cluster.skipTLSVerify ? { rejectUnauthorized: false } : {}),
           });
+    if (!sameTls) this.agentsMade++;
     if (previous && previous.agent !== agent) previous.agent.destroy();
     this.credentials = { at: Date.now(), agent, headers, server: new URL(cluster.server) };
     return this.credentials;
@@ -209,13 +268,27 @@ export class KubeClient {
   }
 }
 
-/** `secrets`, `webhooksubscriptions/status`, `leases`… from an API path. */
-function resourceOf(pathname: string): string {
+type TlsMaterial = string | Buffer | (string | Buffer | { pem: string | Buffer })[] | undefined;
+
+/** Equal TLS material (certificate, key, CA), whether given as strings or Buffers. */
+function sameBytes(a: TlsMaterial, b: TlsMaterial): boolean {
+  const flat = (v: TlsMaterial): string =>
+    v === undefined
+      ? ''
+      : Array.isArray(v)
+        ? v.map((x) => flat(typeof x === 'object' && 'pem' in x ? x.pem : x)).join('\0')
+        : Buffer.from(v).toString('base64');
+  return flat(a) === flat(b);
+}
+
+/** `secrets`, `webhooksubscriptions/status`, `leases`… from an API path, and whether it names one object. */
+export function targetOf(pathname: string): { resource: string; named: boolean } {
   const parts = pathname.split('/').filter(Boolean);
   // /api/v1/namespaces/ns/secrets/name, /apis/group/version/namespaces/ns/plural/name/status
   const start = parts[0] === 'api' ? 2 : 3;
   const rest = parts.slice(start);
+  // A namespace's collection (namespaces/ns/plural…), not the namespace object itself.
   if (rest[0] === 'namespaces' && rest.length >= 3) rest.splice(0, 2);
   const resource = rest[0] ?? 'unknown';
-  return rest.length >= 3 ? `${resource}/${rest[2]}` : resource;
+  return { resource: rest.length >= 3 ? `${resource}/${rest[2]}` : resource, named: rest.length >= 2 };
 }

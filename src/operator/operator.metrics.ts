@@ -56,6 +56,18 @@ export function operatorMetrics(registry: Registry) {
       labelNames: ['verb', 'resource', 'code'] as const,
       registers,
     }),
+    responseBytes: new Counter({
+      name: 'mapintel_operator_apiserver_response_bytes_total',
+      help: 'Bytes of the Kubernetes API answers the operator read (lists, objects and watch streams), by resource',
+      labelNames: ['resource'] as const,
+      registers,
+    }),
+    cachedObjects: new Gauge({
+      name: 'mapintel_operator_cached_objects',
+      help: 'Objects in the operator caches, by resource',
+      labelNames: ['resource'] as const,
+      registers,
+    }),
     resources: new Gauge({
       name: 'mapintel_operator_subscriptions',
       help: 'WebhookSubscription resources in the operator cache, by Ready condition',

@@ -9,6 +9,7 @@ import { KubeClient } from './kube-client.js';
 import { LeaderElector } from './leader-election.js';
 import { EventRecorder } from './event-recorder.js';
 import { operatorMetrics } from './operator.metrics.js';
+import { DbMapFacts } from './map-facts.js';
 import { WebhookSubscriptionController } from './webhook-subscription.controller.js';
 
 export interface OperatorHandle extends RoleHandle {
@@ -36,12 +37,14 @@ export const operatorRole: Role<OperatorHandle> = {
     const log = core.log.child({ component: 'operator' });
     const metrics = operatorMetrics(core.metrics.registry);
     const kc = loadKubeConfig(config.kubeconfig);
-    const client = new KubeClient(kc, metrics.apiRequests);
+    const client = new KubeClient(kc, { requests: metrics.apiRequests, responseBytes: metrics.responseBytes });
     const identity = config.operatorIdentity ?? `${os.hostname()}-${process.pid}`;
     const subscriptions = new WebhookService(dbOf(core.db.orm), core.secrets.box, { allowInsecureUrls: config.webhooksAllowInsecureUrls });
-    const controller = new WebhookSubscriptionController(client, subscriptions, new EventRecorder(client, identity, log, metrics), metrics, log, {
+    const facts = new DbMapFacts(dbOf(core.db.orm));
+    const controller = new WebhookSubscriptionController(client, subscriptions, facts, new EventRecorder(client, identity, log, metrics), metrics, log, {
       concurrency: config.operatorConcurrency,
       statusRefreshMs: config.operatorStatusRefreshMs,
+      namespaces: config.operatorWatchNamespaces,
     });
     const leaseMs = config.operatorLeaseDurationSeconds * 1000;
     const lease = config.operatorLeaseName;
@@ -68,7 +71,15 @@ export const operatorRole: Role<OperatorHandle> = {
     );
     controller.start();
     elector.start();
-    log.info({ server: client.server, lease: `${config.operatorNamespace}/${lease}`, identity }, 'operator started');
+    log.info(
+      {
+        server: client.server,
+        lease: `${config.operatorNamespace}/${lease}`,
+        identity,
+        namespaces: config.operatorWatchNamespaces.length ? config.operatorWatchNamespaces : 'all',
+      },
+      'operator started',
+    );
     let stopped: Promise<void> | undefined;
     return {
       controller,

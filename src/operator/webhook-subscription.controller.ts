@@ -2,24 +2,34 @@
  * The WebhookSubscription controller: caches of the resources and of Secrets (filled on every
  * replica, so a new leader starts warm), a work queue, reconcile workers that run only on the leader,
  * and a poll of delivery state that queues the resources whose status it would change.
+ *
+ * Secrets are listed and watched as metadata only (the apiserver never sends their data), page by
+ * page, and the cache keeps only the metadata of the Secrets the operator generated: unrelated
+ * Secrets, however many and however large, cost it nothing but a passing glance at their names.
  */
 import type { Logger } from '../log.js';
 import type { KubeClient } from './kube-client.js';
-import { Informer, objectKey } from './informer.js';
+import { Informer, InformerSet, objectKey } from './informer.js';
 import { WorkQueue } from './work-queue.js';
 import { CONTROLLER, type OperatorMetrics } from './operator.metrics.js';
 import { WebhookSubscriptionReconciler, type ManagedSubscriptions } from './webhook-subscription.reconciler.js';
 import type { EventRecorder } from './event-recorder.js';
-import { OWNED_SECRET_LABEL, collectionPath, type SecretObject, type WebhookSubscriptionResource } from './webhook-subscription.types.js';
+import type { MapFacts } from './map-facts.js';
+import { deliveryConditions } from './webhook-subscription.conditions.js';
+import { GROUP, OWNED_SECRET_LABEL, PLURAL, VERSION, type SecretObject, type WebhookSubscriptionResource } from './webhook-subscription.types.js';
 
 export interface ControllerOptions {
   concurrency: number;
   statusRefreshMs: number;
+  /** Namespaces watched; empty: the whole cluster. */
+  namespaces?: readonly string[];
+  /** First recheck of a URL whose host does not resolve yet (doubles up to 10 minutes). */
+  dnsRecheckMs?: number;
 }
 
 export class WebhookSubscriptionController {
-  readonly resources: Informer<WebhookSubscriptionResource>;
-  readonly secrets: Informer<SecretObject>;
+  readonly resources: InformerSet<WebhookSubscriptionResource>;
+  readonly secrets: InformerSet<SecretObject>;
   readonly queue: WorkQueue;
   private readonly reconciler: WebhookSubscriptionReconciler;
   /** namespace/secret name → keys of the resources whose spec.secretRef names it. */
@@ -33,6 +43,7 @@ export class WebhookSubscriptionController {
   constructor(
     private readonly client: KubeClient,
     private readonly subscriptions: ManagedSubscriptions,
+    private readonly facts: MapFacts,
     recorder: EventRecorder,
     private readonly metrics: OperatorMetrics,
     private readonly log: Logger,
@@ -43,63 +54,76 @@ export class WebhookSubscriptionController {
       onAdd: () => metrics.queueAdds.inc({ name: CONTROLLER }),
       onRetry: () => metrics.queueRetries.inc({ name: CONTROLLER }),
     });
-    this.resources = new Informer<WebhookSubscriptionResource>(
-      client,
-      collectionPath(),
-      {
-        upsert: (obj, old) => {
-          this.indexSecretRef(obj, old);
-          // Our own status writes come back as changes too; only the spec, deletion and finalizers matter.
-          if (
-            !old ||
-            old.metadata.generation !== obj.metadata.generation ||
-            old.metadata.deletionTimestamp !== obj.metadata.deletionTimestamp ||
-            !sameList(old.metadata.finalizers, obj.metadata.finalizers) ||
-            old.metadata.resourceVersion === obj.metadata.resourceVersion
-          ) {
-            this.queue.add(objectKey(obj));
-          }
-          this.countResources();
-        },
-        delete: (obj) => {
-          this.indexSecretRef(undefined, obj);
-          this.countResources();
-        },
+    const scopes = opts.namespaces?.length ? opts.namespaces.map((ns) => `/namespaces/${ns}`) : [''];
+    const resourceHandlers = {
+      upsert: (obj: WebhookSubscriptionResource, old: WebhookSubscriptionResource | undefined) => {
+        this.indexSecretRefs(obj, old);
+        // Our own status writes come back as changes too; only the spec, deletion and finalizers matter.
+        if (
+          !old ||
+          old.metadata.generation !== obj.metadata.generation ||
+          old.metadata.deletionTimestamp !== obj.metadata.deletionTimestamp ||
+          !sameList(old.metadata.finalizers, obj.metadata.finalizers) ||
+          old.metadata.resourceVersion === obj.metadata.resourceVersion
+        ) {
+          this.queue.add(objectKey(obj));
+        }
+        this.countResources();
       },
-      log.child({ informer: 'webhooksubscriptions' }),
+      delete: (obj: WebhookSubscriptionResource) => {
+        this.indexSecretRefs(undefined, obj);
+        this.countResources();
+      },
+    };
+    this.resources = new InformerSet(
+      scopes.map(
+        (scope) =>
+          new Informer<WebhookSubscriptionResource>(
+            client,
+            `/apis/${GROUP}/${VERSION}${scope}/${PLURAL}`,
+            resourceHandlers,
+            log.child({ informer: 'webhooksubscriptions' }),
+          ),
+      ),
     );
-    this.secrets = new Informer<SecretObject>(
-      client,
-      '/api/v1/secrets',
-      {
-        upsert: (s, old) => {
-          if (old && old.metadata.resourceVersion === s.metadata.resourceVersion) return;
-          this.secretChanged(s);
-        },
-        delete: (s) => this.secretChanged(s),
+    const secretHandlers = {
+      upsert: (s: SecretObject, old: SecretObject | undefined) => {
+        this.metrics.cachedObjects.set({ resource: 'secrets' }, this.secrets?.size ?? 0);
+        if (old && old.metadata.resourceVersion === s.metadata.resourceVersion) return;
+        this.secretChanged(s);
       },
-      log.child({ informer: 'secrets' }),
-      {},
-      // Only the Secrets this operator generates are kept whole; of the others, the metadata is enough.
-      (s) =>
-        s.metadata.labels?.[OWNED_SECRET_LABEL]
-          ? s
-          : {
-              metadata: {
-                name: s.metadata.name,
-                namespace: s.metadata.namespace,
-                resourceVersion: s.metadata.resourceVersion,
-                ownerReferences: s.metadata.ownerReferences,
-              },
+      delete: (s: SecretObject) => {
+        this.metrics.cachedObjects.set({ resource: 'secrets' }, this.secrets?.size ?? 0);
+        this.secretChanged(s);
+      },
+    };
+    // Of the Secrets, only the metadata of those generated here is kept (the others are read when needed).
+    const keepSecret = (s: SecretObject): SecretObject | undefined =>
+      s.metadata.labels?.[OWNED_SECRET_LABEL]
+        ? {
+            metadata: {
+              name: s.metadata.name,
+              namespace: s.metadata.namespace,
+              resourceVersion: s.metadata.resourceVersion,
+              labels: s.metadata.labels,
+              ownerReferences: s.metadata.ownerReferences,
             },
+          }
+        : undefined;
+    this.secrets = new InformerSet(
+      scopes.map(
+        (scope) => new Informer<SecretObject>(client, `/api/v1${scope}/secrets`, secretHandlers, log.child({ informer: 'secrets' }), {}, keepSecret, true),
+      ),
     );
     this.reconciler = new WebhookSubscriptionReconciler(
       client,
       subscriptions,
+      facts,
       recorder,
       log,
       (k) => this.resources.get(k),
       (k) => this.secrets.get(k),
+      { dnsRecheckMs: opts.dnsRecheckMs },
     );
   }
 
@@ -122,6 +146,7 @@ export class WebhookSubscriptionController {
   startLeading(): void {
     if (this.leading) return;
     this.leading = true;
+    this.reconciler.forgetWritten();
     for (const obj of this.resources.list()) this.queue.add(objectKey(obj));
     this.workers = Array.from({ length: this.opts.concurrency }, () => this.work());
     const tick = () => {
@@ -191,14 +216,20 @@ export class WebhookSubscriptionController {
   }
 
   /**
-   * Queues the resources whose delivery state (last delivery, failures, last error, disabled) differs
-   * from their status, and removes subscriptions whose resource no longer exists.
+   * Queues the resources whose delivery state (last delivery, failures, last error, disabled, the map's
+   * webhooks switched off) differs from their status, or whose map key was revoked, and removes
+   * subscriptions whose resource no longer exists.
    */
   async refreshDeliveryState(): Promise<void> {
     if (!this.synced) return;
     let subs;
+    let enabled: Map<string, boolean>;
+    let liveKeys: Set<string>;
     try {
       subs = await this.subscriptions.listManaged('kubernetes:');
+      enabled = await this.facts.webhooksEnabled(subs.map((s) => s.mapId));
+      const keyIds = this.resources.list().flatMap((o) => (o.status?.mapKeyId ? [o.status.mapKeyId] : []));
+      liveKeys = await this.facts.liveMapKeyIds(keyIds);
     } catch (err) {
       this.log.warn({ err: { message: (err as Error).message } }, 'could not read delivery state');
       return;
@@ -207,37 +238,50 @@ export class WebhookSubscriptionController {
       const key = sub.managedBy!.slice('kubernetes:'.length);
       const obj = this.resources.get(key);
       if (!obj) {
+        // Outside the watched namespaces: another operator's.
+        if (!this.watches(key.split('/')[0]!)) continue;
         // The resource went while no operator held its finalizer (or it was forced away).
         await this.subscriptions.removeManaged(sub.managedBy!).catch(() => undefined);
         this.log.info({ managedBy: sub.managedBy }, 'removed a subscription whose resource is gone');
         continue;
       }
       const s = obj.status ?? {};
+      const ready = s.conditions?.find((c) => c.type === 'Ready');
       const degraded = s.conditions?.find((c) => c.type === 'Degraded');
-      const disabled = (obj.spec.active ?? true) && !sub.active;
+      // Refused resources are rechecked by their own requeue.
+      if (ready?.status === 'False' && ready.reason !== 'DisabledAfterFailures' && ready.reason !== 'MapWebhooksDisabled') continue;
+      const [wantReady, wantDegraded] = deliveryConditions(obj, sub, enabled.get(sub.mapId) ?? false);
       if (
         s.subscriptionId !== sub.id ||
+        (s.mapKeyId !== undefined && !liveKeys.has(s.mapKeyId)) ||
         (s.consecutiveFailures ?? 0) !== sub.consecutiveFailures ||
         !sameTime(s.lastDeliveryAt, sub.lastDeliveryAt) ||
         !sameTime(s.lastErrorAt, sub.lastErrorAt) ||
-        (degraded?.reason === 'DisabledAfterFailures') !== disabled
+        ready?.reason !== wantReady.reason ||
+        degraded?.reason !== wantDegraded.reason
       ) {
         this.queue.add(key);
       }
     }
   }
 
-  private indexSecretRef(now: WebhookSubscriptionResource | undefined, before: WebhookSubscriptionResource | undefined): void {
+  private watches(namespace: string): boolean {
+    return !this.opts.namespaces?.length || this.opts.namespaces.includes(namespace);
+  }
+
+  /** Indexes the Secrets a resource names (spec.secretRef, spec.mapKeySecretRef): their changes queue it. */
+  private indexSecretRefs(now: WebhookSubscriptionResource | undefined, before: WebhookSubscriptionResource | undefined): void {
     const key = objectKey((now ?? before)!);
-    const ref = (o: WebhookSubscriptionResource | undefined) => (o?.spec?.secretRef ? `${o.metadata.namespace}/${o.spec.secretRef.name}` : undefined);
-    const old = ref(before);
-    const next = ref(now);
-    if (old === next) return;
-    if (old) {
-      this.secretUsers.get(old)?.delete(key);
-      if (this.secretUsers.get(old)?.size === 0) this.secretUsers.delete(old);
+    const refs = (o: WebhookSubscriptionResource | undefined) =>
+      [o?.spec?.secretRef?.name, o?.spec?.mapKeySecretRef?.name].filter((n): n is string => !!n).map((n) => `${o!.metadata.namespace}/${n}`);
+    const old = refs(before);
+    const next = refs(now);
+    for (const ref of old) {
+      if (next.includes(ref)) continue;
+      this.secretUsers.get(ref)?.delete(key);
+      if (this.secretUsers.get(ref)?.size === 0) this.secretUsers.delete(ref);
     }
-    if (next) this.secretUsers.set(next, (this.secretUsers.get(next) ?? new Set()).add(key));
+    for (const ref of next) this.secretUsers.set(ref, (this.secretUsers.get(ref) ?? new Set()).add(key));
   }
 
   private secretChanged(s: SecretObject): void {
@@ -256,6 +300,8 @@ export class WebhookSubscriptionController {
     }
     this.metrics.resources.set({ ready: 'true' }, ready);
     this.metrics.resources.set({ ready: 'false' }, other);
+    this.metrics.cachedObjects.set({ resource: 'webhooksubscriptions' }, this.resources.size);
+    this.metrics.cachedObjects.set({ resource: 'secrets' }, this.secrets.size);
   }
 }
 

@@ -1,28 +1,32 @@
 /**
  * Reconciles one WebhookSubscription resource into the platform subscription it manages
  * (`managed_by` kubernetes:<ns>/<name>), level-triggered and idempotent: running it twice changes
- * nothing. The finalizer goes on before any side effect and comes off after the subscription is gone;
- * the status is written only when it changed, through /status.
+ * nothing. The finalizer goes on before any side effect and comes off after the subscription is gone.
+ * Nothing is applied (and no Secret generated) before the resource proves, with a key of the map in
+ * the Secret spec.mapKeySecretRef names, that it may read the map, and before the spec is accepted.
+ * The status is written only when it changed, by server-side apply of /status.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { AppError } from '../errors.js';
-import type { WebhookService, WebhookSubscription } from '../webhooks/webhook.service.js';
+import type { WebhookService } from '../webhooks/webhook.service.js';
 import { normalizeEvents } from '../webhooks/webhook.service.js';
 import { canonicalUrl } from '../webhooks/url-guard.js';
 import { isConflict, isNotFound, type KubeClient } from './kube-client.js';
 import type { EventRecorder } from './event-recorder.js';
+import type { MapFacts } from './map-facts.js';
+import { condition, statusOf } from './webhook-subscription.conditions.js';
 import {
   API_VERSION,
   FINALIZER,
   KIND,
+  MAP_KEY_KEY,
   OWNED_SECRET_LABEL,
   SECRET_KEY,
   managedByOf,
   ownedSecretName,
   resourcePath,
   secretPath,
-  type Condition,
   type SecretObject,
   type WebhookSubscriptionResource,
   type WebhookSubscriptionStatus,
@@ -44,6 +48,8 @@ interface Refusal {
 
 /** Refused specs that another change elsewhere may cure (a map created, a slot freed) are looked at again after this. */
 const RECHECK_MS = 60_000;
+/** A URL whose host does not resolve (yet) or resolves to a private address is looked at again, backing off to this. */
+const DNS_RECHECK_MAX_MS = 10 * 60_000;
 
 /** Errors of the subscriptions service that mean "this spec cannot be applied", by code. */
 const REFUSALS: Record<string, { reason: string; recheck: boolean }> = {
@@ -53,22 +59,43 @@ const REFUSALS: Record<string, { reason: string; recheck: boolean }> = {
   invalid_webhook_url: { reason: 'InvalidURL', recheck: false },
   validation_failed: { reason: 'InvalidSpec', recheck: false },
 };
+/** Refusals of a URL that DNS may cure: retried with backoff. */
+const DNS_DEPENDENT = /does not resolve|which is not a public address/;
+
+export interface ReconcilerOptions {
+  /** First recheck of a URL that DNS may cure; doubles each time up to DNS_RECHECK_MAX_MS. */
+  dnsRecheckMs?: number;
+}
 
 export class WebhookSubscriptionReconciler {
+  /** namespace/name → DNS refusals in a row (the backoff's exponent). */
+  private readonly dnsRefusals = new Map<string, number>();
+  /**
+   * namespace/name → the status this leader last wrote (the apiserver's answer). The cache may still
+   * hold an older one when the next reconcile starts; transitions and Events are judged against this.
+   */
+  private readonly written = new Map<string, { uid: string; status: WebhookSubscriptionStatus }>();
+
   constructor(
     private readonly client: KubeClient,
     private readonly subscriptions: ManagedSubscriptions,
+    private readonly facts: MapFacts,
     private readonly recorder: EventRecorder,
     private readonly log: Logger,
     /** The cached resource by namespace/name (the informer's). */
     private readonly cached: (key: string) => WebhookSubscriptionResource | undefined,
-    /** A cached Secret by namespace/name, when the cache holds its data. */
+    /** A cached Secret's metadata by namespace/name (the generated ones are always cached). */
     private readonly cachedSecret: (key: string) => SecretObject | undefined,
+    private readonly opts: ReconcilerOptions = {},
   ) {}
 
   async reconcile(key: string): Promise<ReconcileResult> {
     const cr = this.cached(key);
-    if (!cr) return {};
+    if (!cr) {
+      this.dnsRefusals.delete(key);
+      this.written.delete(key);
+      return {};
+    }
     const ns = cr.metadata.namespace!;
     const name = cr.metadata.name;
     const managedBy = managedByOf(ns, name);
@@ -84,26 +111,53 @@ export class WebhookSubscriptionReconciler {
       return {};
     }
 
-    let obj = cr;
+    // The status this leader wrote last is newer than (or as new as) the cache's.
+    const mine = this.written.get(key);
+    let obj: WebhookSubscriptionResource = mine && mine.uid === cr.metadata.uid ? { ...cr, status: mine.status } : cr;
     if (!finalizers.includes(FINALIZER)) {
-      obj = await this.client.patch<WebhookSubscriptionResource>(resourcePath(ns, name), {
+      const patched = await this.client.patch<WebhookSubscriptionResource>(resourcePath(ns, name), {
         metadata: { finalizers: [...finalizers, FINALIZER], resourceVersion: cr.metadata.resourceVersion },
+      });
+      obj = { ...patched, status: obj.status ?? patched.status };
+    }
+
+    // Before the first reconcile's outcome: Ready=Unknown (kubectl shows it at once).
+    if (!obj.status?.conditions?.length) {
+      const reconciling = 'Checking the map key, the signing secret and the spec';
+      await this.writeStatus(obj, {
+        conditions: [condition(obj, 'Ready', 'Unknown', 'Progressing', reconciling), condition(obj, 'Degraded', 'Unknown', 'Progressing', reconciling)],
       });
     }
 
-    const secret = await this.signingSecret(obj);
-    if ('reason' in secret) return this.refuse(obj, secret);
-
     const spec = obj.spec;
-    const active = spec.active ?? true;
-    const generation = obj.metadata.generation ?? 0;
-    let sub = await this.subscriptions.getManaged(managedBy);
+    const proof = await this.mapKeyProof(obj);
+    // Without a valid key the subscription goes; a map that does not exist (yet) is only a refused change.
+    if ('reason' in proof) return this.refuse(obj, proof, { withdraw: proof.reason !== 'MapNotFound' });
     let events: string[];
     try {
       events = normalizeEvents(spec.events);
     } catch (err) {
       return this.refuse(obj, refusalOf(err)!);
     }
+    const active = spec.active ?? true;
+    const applyWith = (secretValue: string, dryRun = false) =>
+      this.subscriptions.applyManaged({ managedBy, map: spec.map, url: spec.url, events, active, secret: secretValue }, { dryRun });
+
+    // A Secret is generated only for a spec the platform accepts: a dry run first.
+    const secret = await this.signingSecret(obj, async () => {
+      try {
+        await applyWith(randomBytes(24).toString('base64'), true);
+        return undefined;
+      } catch (err) {
+        const refusal = refusalOf(err);
+        if (!refusal) throw err;
+        return refusal;
+      }
+    });
+    if ('reason' in secret) return this.refuse(obj, secret);
+
+    const generation = obj.metadata.generation ?? 0;
+    let sub = await this.subscriptions.getManaged(managedBy);
     // `active` is applied only when the spec changed: a subscription the workers disabled after repeated
     // failures stays disabled (and shows as Degraded) until the resource is edited. A spec whose last
     // application was refused (Ready=False, written by refuse() with this generation) is tried again,
@@ -111,40 +165,67 @@ export class WebhookSubscriptionReconciler {
     const stale =
       !sub ||
       obj.status?.observedGeneration !== generation ||
-      obj.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False') === true ||
+      obj.status?.conditions?.some(
+        (c) => c.type === 'Ready' && c.status !== 'True' && c.reason !== 'DisabledAfterFailures' && c.reason !== 'MapWebhooksDisabled',
+      ) === true ||
       obj.status?.secretVersion !== secret.version ||
       obj.status?.subscriptionId !== sub.id ||
       sub.url !== canonicalUrl(spec.url) ||
       !sameSet(sub.events, events);
     if (stale) {
       try {
-        const applied = await this.subscriptions.applyManaged({ managedBy, map: spec.map, url: spec.url, events, active, secret: secret.value });
+        const applied = await applyWith(secret.value);
         sub = applied.subscription;
-        if (applied.created) this.recorder.record(obj, 'Normal', 'SubscriptionCreated', `Subscription ${sub.id} created on map ${sub.mapId}`);
-        else if (obj.status?.subscriptionId === sub.id) this.recorder.record(obj, 'Normal', 'SubscriptionUpdated', `Subscription ${sub.id} updated`);
+        if (applied.created) {
+          const generated = secret.generated ? ` (signing secret generated in Secret ${secret.name})` : '';
+          this.recorder.record(obj, 'Normal', 'SubscriptionCreated', `Subscription ${sub.id} created on map ${sub.mapId}${generated}`);
+        } else if (obj.status?.subscriptionId === sub.id) this.recorder.record(obj, 'Normal', 'SubscriptionUpdated', `Subscription ${sub.id} updated`);
       } catch (err) {
         const refusal = refusalOf(err);
         if (!refusal) throw err;
         return this.refuse(obj, refusal);
       }
     }
-    await this.writeStatus(obj, statusOf(obj, sub!, secret));
+    this.dnsRefusals.delete(key);
+    const enabled = (await this.facts.webhooksEnabled([sub!.mapId])).get(sub!.mapId) ?? false;
+    await this.writeStatus(obj, statusOf(obj, sub!, secret, proof.keyId, enabled));
     return {};
   }
 
-  /** The signing secret: spec.secretRef's, or one generated into a Secret owned by the resource. */
-  private async signingSecret(obj: WebhookSubscriptionResource): Promise<{ value: string; name: string; version: string } | Refusal> {
+  /** The map key of spec.mapKeySecretRef, checked against the map spec.map names. */
+  private async mapKeyProof(obj: WebhookSubscriptionResource): Promise<{ keyId: string } | Refusal> {
+    const ns = obj.metadata.namespace!;
+    const ref = obj.spec.mapKeySecretRef;
+    if (!ref) {
+      return {
+        reason: 'MapKeyRequired',
+        message: `spec.mapKeySecretRef must name a Secret of namespace ${ns} holding a key of map ${obj.spec.map}: the proof that this namespace may read the map`,
+      };
+    }
+    const key = ref.key ?? MAP_KEY_KEY;
+    const secret = await this.readSecret(ns, ref.name);
+    if (!secret) return { reason: 'MapKeySecretNotFound', message: `Secret ${ns}/${ref.name} (spec.mapKeySecretRef) not found` };
+    const encoded = secret.data?.[key];
+    if (!encoded) return { reason: 'MapKeySecretKeyNotFound', message: `Secret ${ns}/${ref.name} (spec.mapKeySecretRef) has no key "${key}"` };
+    const checked = await this.facts.checkMapKey(obj.spec.map, Buffer.from(encoded, 'base64').toString('utf8'));
+    if (!checked.ok) return { reason: checked.reason, message: checked.message, ...(checked.reason === 'MapNotFound' ? { requeueAfterMs: RECHECK_MS } : {}) };
+    return { keyId: checked.keyId };
+  }
+
+  /**
+   * The signing secret: spec.secretRef's, or one generated into a Secret owned by the resource. Before
+   * generating one, `accepted` says whether the platform would take the spec (a refusal, or undefined).
+   */
+  private async signingSecret(
+    obj: WebhookSubscriptionResource,
+    accepted: () => Promise<Refusal | undefined>,
+  ): Promise<{ value: string; name: string; version: string; generated?: boolean } | Refusal> {
     const ns = obj.metadata.namespace!;
     const ref = obj.spec.secretRef;
     if (ref) {
       const key = ref.key ?? SECRET_KEY;
-      let secret: SecretObject;
-      try {
-        secret = await this.client.get<SecretObject>(secretPath(ns, ref.name));
-      } catch (err) {
-        if (isNotFound(err)) return { reason: 'SecretNotFound', message: `Secret ${ns}/${ref.name} not found` };
-        throw err;
-      }
+      const secret = await this.readSecret(ns, ref.name);
+      if (!secret) return { reason: 'SecretNotFound', message: `Secret ${ns}/${ref.name} not found` };
       const encoded = secret.data?.[key];
       if (!encoded) return { reason: 'SecretKeyNotFound', message: `Secret ${ns}/${ref.name} has no key "${key}"` };
       const value = Buffer.from(encoded, 'base64').toString('utf8');
@@ -152,14 +233,16 @@ export class WebhookSubscriptionReconciler {
       return { value, name: ref.name, version: secret.metadata.resourceVersion ?? '' };
     }
     const name = ownedSecretName(obj.metadata.name);
-    const cached = this.cachedSecret(`${ns}/${name}`);
-    let secret = cached?.data ? cached : undefined;
-    // Absent from a synced cache: most likely absent, so create at once (AlreadyExists falls back to a read).
-    if (!secret && cached) secret = await this.readSecret(ns, name);
+    // The cache holds every generated Secret (by its label): absent there, most likely absent.
+    let secret = this.cachedSecret(`${ns}/${name}`) ? await this.readSecret(ns, name) : undefined;
+    let generated = false;
     if (!secret) {
+      const refused = await accepted();
+      if (refused) return refused;
       secret = await this.createOwnedSecret(obj, name);
-      if (secret) this.recorder.record(obj, 'Normal', 'SecretCreated', `Generated signing secret in Secret ${name}`);
-      else secret = await this.readSecret(ns, name);
+      generated = secret !== undefined;
+      // AlreadyExists (a Secret of that name the cache does not hold): read it.
+      secret ??= await this.readSecret(ns, name);
       if (!secret) throw new Error(`Secret ${ns}/${name} vanished while it was being created`);
     }
     const owner = secret.metadata.ownerReferences?.find((o) => o.controller);
@@ -171,7 +254,7 @@ export class WebhookSubscriptionReconciler {
     }
     const encoded = secret.data?.[SECRET_KEY];
     if (!encoded) return { reason: 'SecretKeyNotFound', message: `Secret ${ns}/${name} has no key "${SECRET_KEY}"` };
-    return { value: Buffer.from(encoded, 'base64').toString('utf8'), name, version: secret.metadata.resourceVersion ?? '' };
+    return { value: Buffer.from(encoded, 'base64').toString('utf8'), name, version: secret.metadata.resourceVersion ?? '', generated };
   }
 
   private async readSecret(ns: string, name: string): Promise<SecretObject | undefined> {
@@ -195,9 +278,9 @@ export class WebhookSubscriptionReconciler {
           name,
           namespace: ns,
           labels: { [OWNED_SECRET_LABEL]: obj.metadata.name },
-          ownerReferences: [
-            { apiVersion: API_VERSION, kind: KIND, name: obj.metadata.name, uid: obj.metadata.uid!, controller: true, blockOwnerDeletion: true },
-          ],
+          // No blockOwnerDeletion: it would need update on webhooksubscriptions/finalizers where the
+          // OwnerReferencesPermissionEnforcement admission plugin runs, for a foreground deletion nobody needs.
+          ownerReferences: [{ apiVersion: API_VERSION, kind: KIND, name: obj.metadata.name, uid: obj.metadata.uid!, controller: true }],
         },
         data: { [SECRET_KEY]: Buffer.from(randomBytes(32).toString('base64')).toString('base64') },
       });
@@ -207,46 +290,71 @@ export class WebhookSubscriptionReconciler {
     }
   }
 
-  private async refuse(obj: WebhookSubscriptionResource, refusal: Refusal): Promise<ReconcileResult> {
+  /**
+   * Reports a refusal in the status. `withdraw`: the resource no longer proves it may read the map, so
+   * the subscription it made (if any) is removed, not left delivering.
+   */
+  private async refuse(obj: WebhookSubscriptionResource, refusal: Refusal, opts: { withdraw?: boolean } = {}): Promise<ReconcileResult> {
+    const key = `${obj.metadata.namespace}/${obj.metadata.name}`;
+    let requeueAfterMs = refusal.requeueAfterMs;
+    if (refusal.reason === 'InvalidURL' && DNS_DEPENDENT.test(refusal.message)) {
+      const n = this.dnsRefusals.get(key) ?? 0;
+      this.dnsRefusals.set(key, n + 1);
+      requeueAfterMs = Math.min(DNS_RECHECK_MAX_MS, (this.opts.dnsRecheckMs ?? 15_000) * 2 ** Math.min(n, 10));
+    }
+    const { subscriptionId, mapId, mapKeyId, ...rest } = obj.status ?? {};
+    let kept = { subscriptionId, mapId, mapKeyId };
+    if (opts.withdraw && (await this.subscriptions.removeManaged(managedByOf(obj.metadata.namespace!, obj.metadata.name)))) {
+      this.recorder.record(obj, 'Warning', 'SubscriptionWithdrawn', `Subscription ${subscriptionId ?? ''} removed: ${refusal.message}`);
+      kept = { subscriptionId: undefined, mapId: undefined, mapKeyId: undefined };
+    }
     const status: WebhookSubscriptionStatus = {
-      ...obj.status,
+      ...rest,
+      ...kept,
       observedGeneration: obj.metadata.generation,
       conditions: [condition(obj, 'Ready', 'False', refusal.reason, refusal.message), condition(obj, 'Degraded', 'True', refusal.reason, refusal.message)],
     };
     await this.writeStatus(obj, status);
-    return refusal.requeueAfterMs ? { requeueAfterMs: refusal.requeueAfterMs } : {};
+    return requeueAfterMs ? { requeueAfterMs } : {};
+  }
+
+  /** Writes /status by server-side apply (field manager mapintel-operator), only when it changed. */
+  /** Forgets what was written (leadership starts again: another leader may have written since). */
+  forgetWritten(): void {
+    this.written.clear();
   }
 
   private async writeStatus(obj: WebhookSubscriptionResource, next: WebhookSubscriptionStatus): Promise<void> {
-    const previous = obj.status ?? {};
+    const key = `${obj.metadata.namespace}/${obj.metadata.name}`;
+    const mine = this.written.get(key);
+    const previous = (mine && mine.uid === obj.metadata.uid ? mine.status : obj.status) ?? {};
     // A condition keeps its lastTransitionTime unless its status changes.
     next.conditions = next.conditions?.map((c) => {
       const old = previous.conditions?.find((o) => o.type === c.type);
       return old && old.status === c.status ? { ...c, lastTransitionTime: old.lastTransitionTime } : c;
     });
     if (sameStatus(previous, next)) return;
-    await this.client.replace(`${resourcePath(obj.metadata.namespace!, obj.metadata.name)}/status`, {
-      apiVersion: API_VERSION,
-      kind: KIND,
-      metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace, resourceVersion: obj.metadata.resourceVersion },
-      spec: obj.spec,
-      status: next,
-    });
+    const applied = await this.client.patch<WebhookSubscriptionResource>(
+      `${resourcePath(obj.metadata.namespace!, obj.metadata.name)}/status`,
+      { apiVersion: API_VERSION, kind: KIND, metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace }, status: canonical(next) },
+      'apply',
+    );
     this.transitions(obj, previous, next);
+    // The next write (of this reconcile or the next) starts from what was written.
+    obj.status = applied.status ?? next;
+    this.written.set(key, { uid: obj.metadata.uid ?? '', status: obj.status });
   }
 
-  /** Kubernetes Events when Ready or Degraded change. */
+  /** Kubernetes Events when Ready or Degraded change: a Warning on each move to a new trouble. */
   private transitions(obj: WebhookSubscriptionResource, before: WebhookSubscriptionStatus, after: WebhookSubscriptionStatus): void {
-    const get = (s: WebhookSubscriptionStatus, t: Condition['type']) => s.conditions?.find((c) => c.type === t);
+    const get = (s: WebhookSubscriptionStatus, t: 'Ready' | 'Degraded') => s.conditions?.find((c) => c.type === t);
     const ready = [get(before, 'Ready'), get(after, 'Ready')] as const;
     const degraded = [get(before, 'Degraded'), get(after, 'Degraded')] as const;
-    if (ready[1]?.status === 'True' && ready[0]?.status !== 'True') this.recorder.record(obj, 'Normal', 'Ready', ready[1].message);
-    if (ready[1]?.status === 'False' && (ready[0]?.status !== 'False' || ready[0]?.reason !== ready[1].reason)) {
-      this.recorder.record(obj, 'Warning', ready[1].reason, ready[1].message);
-    }
-    if (ready[1]?.status === 'True' && degraded[1]?.status === 'True' && (degraded[0]?.status !== 'True' || degraded[0]?.reason !== degraded[1].reason)) {
-      this.recorder.record(obj, 'Warning', degraded[1].reason, degraded[1].message);
-    }
+    // Ready after a refusal or a stop; the first Ready of a new resource says SubscriptionCreated already.
+    if (ready[1]?.status === 'True' && ready[0]?.status === 'False') this.recorder.record(obj, 'Normal', 'Ready', ready[1].message);
+    const trouble = degraded[1]?.status === 'True' ? degraded[1] : undefined;
+    if (trouble && (degraded[0]?.status !== 'True' || degraded[0]?.reason !== trouble.reason))
+      this.recorder.record(obj, 'Warning', trouble.reason, trouble.message);
     if (degraded[0]?.status === 'True' && degraded[1]?.status === 'False') this.recorder.record(obj, 'Normal', 'Recovered', degraded[1].message);
   }
 }
@@ -265,41 +373,6 @@ function refusalOf(err: unknown): Refusal | undefined {
     ...(known?.recheck ? { requeueAfterMs: RECHECK_MS } : {}),
   };
 }
-
-function condition(obj: WebhookSubscriptionResource, type: Condition['type'], status: Condition['status'], reason: string, message: string): Condition {
-  return { type, status, observedGeneration: obj.metadata.generation, lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), reason, message };
-}
-
-function statusOf(obj: WebhookSubscriptionResource, sub: WebhookSubscription, secret: { name: string; version: string }): WebhookSubscriptionStatus {
-  const wanted = obj.spec.active ?? true;
-  const degraded =
-    wanted && !sub.active
-      ? condition(
-          obj,
-          'Degraded',
-          'True',
-          'DisabledAfterFailures',
-          `Deliveries were stopped after repeated failures: ${sub.lastError ?? 'unknown error'}; edit the resource to resume`,
-        )
-      : sub.consecutiveFailures > 0
-        ? condition(obj, 'Degraded', 'True', 'DeliveryFailing', `${sub.consecutiveFailures} consecutive failed deliveries: ${sub.lastError ?? 'unknown error'}`)
-        : condition(obj, 'Degraded', 'False', 'DeliveriesSucceeding', 'No failed deliveries');
-  const status: WebhookSubscriptionStatus = {
-    observedGeneration: obj.metadata.generation,
-    subscriptionId: sub.id,
-    mapId: sub.mapId,
-    secretName: secret.name,
-    secretVersion: secret.version,
-    consecutiveFailures: sub.consecutiveFailures,
-    conditions: [condition(obj, 'Ready', 'True', 'Reconciled', `Subscription ${sub.id} on map ${sub.mapId}${sub.active ? '' : ' (inactive)'}`), degraded],
-  };
-  if (sub.lastDeliveryAt) status.lastDeliveryAt = rfc3339(sub.lastDeliveryAt);
-  if (sub.lastErrorAt) status.lastErrorAt = rfc3339(sub.lastErrorAt);
-  if (sub.lastError) status.lastError = sub.lastError.slice(0, 1024);
-  return status;
-}
-
-const rfc3339 = (t: string): string => (t.endsWith('Z') ? t : new Date(t).toISOString());
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');

@@ -15,6 +15,8 @@ export const FINALIZER = 'mapintel.io/subscription';
 export const SECRET_KEY = 'secret';
 /** Label of the Secrets the operator generates. */
 export const OWNED_SECRET_LABEL = 'mapintel.io/webhook-subscription';
+/** Default key of spec.mapKeySecretRef: the Secret's data key holding the map key. */
+export const MAP_KEY_KEY = 'key';
 
 export interface Condition {
   type: 'Ready' | 'Degraded';
@@ -31,6 +33,8 @@ export interface WebhookSubscriptionSpec {
   events: string[];
   active?: boolean;
   secretRef?: { name: string; key?: string };
+  /** A Secret of the resource's namespace holding a key of the map: the proof that it may read the map. */
+  mapKeySecretRef?: { name: string; key?: string };
 }
 
 export interface WebhookSubscriptionStatus {
@@ -39,6 +43,8 @@ export interface WebhookSubscriptionStatus {
   mapId?: string;
   secretName?: string;
   secretVersion?: string;
+  /** Id (not the key) of the map key that spec.mapKeySecretRef proved, re-checked for revocation. */
+  mapKeyId?: string;
   lastDeliveryAt?: string;
   lastErrorAt?: string;
   lastError?: string;

@@ -41,6 +41,7 @@ export interface WebhookSubscription {
   managedBy: string | null;
   insertedAt: string;
   updatedAt: string;
+  activeSince: string;
 }
 
 /** What a managing resource (a Kubernetes WebhookSubscription) wants to exist. */
@@ -87,7 +88,13 @@ function toSubscription(r: SubscriptionRow): WebhookSubscription {
     managedBy: r.managed_by,
     insertedAt: r.inserted_at,
     updatedAt: r.updated_at,
+    activeSince: new Date(r.active_since_ms).toISOString(),
   };
+}
+
+type Applied = { subscription: WebhookSubscription; created: boolean };
+class DryRunDone {
+  constructor(readonly result: Applied) {}
 }
 
 /** A signing secret: 32 random bytes, base64 (44 characters). */
@@ -277,31 +284,41 @@ export class WebhookService {
 
   // --- subscriptions owned by a managing resource (the Kubernetes operator) ---
 
-  /** Creates or updates the subscription of `spec.managedBy`; `created` tells which. */
-  async applyManaged(spec: ManagedSubscriptionSpec): Promise<{ subscription: WebhookSubscription; created: boolean }> {
+  /** Creates or updates the subscription of `spec.managedBy`; `created` tells which. A dry run (DryRunDone) changes nothing. */
+  async applyManaged(spec: ManagedSubscriptionSpec, opts: { dryRun?: boolean } = {}): Promise<Applied> {
     const events = normalizeEvents(spec.events);
     const url = await this.checkedUrl(spec.url);
-    return this.db.transaction(async (tx) => {
-      const map = await this.maps.byReference(tx, spec.map);
-      if (!map) throw new NotFoundError(`Map not found: ${spec.map}`, 'map_not_found');
-      await this.subs.bumpMap(tx, map.id);
-      const current = await this.subs.byManagedBy(tx, spec.managedBy);
-      if (current && current.map_id !== map.id) {
-        // The resource now names another map: the old subscription goes, a new one is made.
-        await this.subs.bumpMap(tx, current.map_id);
-        await this.subs.remove(tx, current.id);
-      }
-      const keep = current && current.map_id === map.id ? current : undefined;
-      if (keep) {
-        if (url !== keep.url && (await this.subs.urlTaken(tx, map.id, url, keep.id))) throw this.urlTaken();
-        const secretChanged = this.box.decrypt(keep.secret_encrypted) !== spec.secret;
-        await this.subs.update(tx, keep.id, { url, events, active: spec.active, ...(secretChanged ? { secretEncrypted: this.box.encrypt(spec.secret) } : {}) });
-        if (!spec.active) await this.deliveries.dropPending(tx, keep.id);
-        return { subscription: toSubscription((await this.subs.byId(tx, map.id, keep.id))!), created: false };
-      }
-      const id = await this.insertNew(tx, { mapId: map.id, url, events, active: spec.active, secret: spec.secret, managedBy: spec.managedBy });
-      return { subscription: toSubscription((await this.subs.byId(tx, map.id, id))!), created: true };
-    });
+    // A dry run refuses what applying would refuse, and changes nothing: its transaction is rolled back.
+    const done = (err: unknown) => (err instanceof DryRunDone ? err.result : Promise.reject(err));
+    return this.db
+      .transaction(async (tx) => {
+        const result = await this.applyManagedIn(tx, spec, url, events);
+        if (opts.dryRun) throw new DryRunDone(result);
+        return result;
+      })
+      .catch(done);
+  }
+
+  private async applyManagedIn(tx: Db, spec: ManagedSubscriptionSpec, url: string, events: string[]): Promise<Applied> {
+    const map = await this.maps.byReference(tx, spec.map);
+    if (!map) throw new NotFoundError(`Map not found: ${spec.map}`, 'map_not_found');
+    await this.subs.bumpMap(tx, map.id);
+    const current = await this.subs.byManagedBy(tx, spec.managedBy);
+    if (current && current.map_id !== map.id) {
+      // The resource now names another map: the old subscription goes, a new one is made.
+      await this.subs.bumpMap(tx, current.map_id);
+      await this.subs.remove(tx, current.id);
+    }
+    const keep = current && current.map_id === map.id ? current : undefined;
+    if (keep) {
+      if (url !== keep.url && (await this.subs.urlTaken(tx, map.id, url, keep.id))) throw this.urlTaken();
+      const secretChanged = this.box.decrypt(keep.secret_encrypted) !== spec.secret;
+      await this.subs.update(tx, keep.id, { url, events, active: spec.active, ...(secretChanged ? { secretEncrypted: this.box.encrypt(spec.secret) } : {}) });
+      if (!spec.active) await this.deliveries.dropPending(tx, keep.id);
+      return { subscription: toSubscription((await this.subs.byId(tx, map.id, keep.id))!), created: false };
+    }
+    const id = await this.insertNew(tx, { mapId: map.id, url, events, active: spec.active, secret: spec.secret, managedBy: spec.managedBy });
+    return { subscription: toSubscription((await this.subs.byId(tx, map.id, id))!), created: true };
   }
 
   /** Removes the subscription of `managedBy`; false when there was none. */

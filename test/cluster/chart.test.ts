@@ -99,26 +99,46 @@ describe.skipIf(unavailable)('Helm chart charts/mapintel', () => {
     }
   });
 
-  it('grants the operator no wildcard and only what it uses', () => {
-    const roles = defaults.filter((o) => o.kind === 'ClusterRole' || o.kind === 'Role');
+  it('grants the operator no wildcard and only what it uses, one ServiceAccount per role', () => {
+    const roles = defaults.filter((o) => (o.kind === 'ClusterRole' || o.kind === 'Role') && o.metadata.name.includes('-operator'));
     expect(roles).toHaveLength(2);
     const rules = roles.flatMap((r) => r.rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[]);
     for (const r of rules) for (const v of [...r.apiGroups, ...r.resources, ...r.verbs]) expect(v).not.toContain('*');
     const resources = rules.flatMap((r) => r.resources).sort();
-    expect(resources).toEqual([
-      'events',
-      'events',
-      'leases',
-      'secrets',
-      'webhooksubscriptions',
-      'webhooksubscriptions/finalizers',
-      'webhooksubscriptions/status',
-    ]);
+    expect(resources).toEqual(['events', 'leases', 'secrets', 'webhooksubscriptions', 'webhooksubscriptions/status']);
+    const accounts = defaults.filter((o) => o.kind === 'ServiceAccount').map((o) => o.metadata.name);
+    expect(accounts.sort()).toEqual(['rel-mapintel-api', 'rel-mapintel-operator', 'rel-mapintel-stream', 'rel-mapintel-worker']);
+    for (const d of defaults.filter((o) => o.kind === 'Deployment')) {
+      expect((d.spec as any).template.spec.serviceAccountName).toBe(d.metadata.name);
+    }
+    const bound = defaults
+      .filter((o) => o.kind === 'ClusterRoleBinding' || o.kind === 'RoleBinding')
+      .flatMap((b) => (b.subjects as { name: string }[]).map((s) => s.name));
+    expect(new Set(bound)).toEqual(new Set(['rel-mapintel-operator']));
+    // WebhookSubscriptions aggregated into edit/admin and view (a resource must hold a map key to subscribe).
+    const aggregated = defaults.filter((o) => o.kind === 'ClusterRole' && o.metadata.labels?.['rbac.authorization.k8s.io/aggregate-to-edit'] === 'true');
+    expect(aggregated.flatMap((r) => (r.rules as { resources: string[] }[]).flatMap((x) => x.resources))).toEqual(['webhooksubscriptions']);
+  });
+
+  it('namespaced mode: a Role per watched namespace instead of the ClusterRole, and the operator told which', () => {
+    const objs = parse(cluster.helm(['template', 'rel', CHART, '--namespace', 'ops', '--set', 'operator.watchNamespaces={team-a,team-b}']));
+    expect(objs.filter((o) => o.kind === 'ClusterRoleBinding')).toEqual([]);
+    expect(objs.filter((o) => o.kind === 'ClusterRole' && o.metadata.name === 'rel-mapintel-operator')).toEqual([]);
+    const roles = objs.filter((o) => o.kind === 'Role' && o.metadata.name === 'rel-mapintel-operator');
+    expect(roles.map((r) => r.metadata.namespace).sort()).toEqual(['team-a', 'team-b']);
+    const op = objs.find((o) => o.kind === 'Deployment' && o.metadata.name === 'rel-mapintel-operator')!;
+    const env = (op.spec as any).template.spec.containers[0].env as { name: string; value?: string }[];
+    expect(env.find((e) => e.name === 'OPERATOR_WATCH_NAMESPACES')?.value).toBe('team-a,team-b');
   });
 
   it('runs migrations as a pre-install/pre-upgrade hook Job', () => {
-    const job = defaults.find((o) => o.kind === 'Job')!;
+    const job = defaults.find((o) => o.kind === 'Job' && o.metadata.name === 'rel-mapintel-migrate')!;
     expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+    // helm uninstall: a pre-delete hook releases the finalizers, with the operator's ServiceAccount.
+    const release = defaults.find((o) => o.kind === 'Job' && o.metadata.name === 'rel-mapintel-release-finalizers')!;
+    expect(release.metadata.annotations?.['helm.sh/hook']).toBe('pre-delete');
+    expect((release.spec as any).template.spec.serviceAccountName).toBe('rel-mapintel-operator');
+    expect((release.spec as any).template.spec.containers[0].args).toEqual(['release-finalizers']);
     expect((job.spec as any).template.spec.containers[0].args).toEqual(['migrate']);
     // Deleted 15 minutes after it ends, so plain manifests applied later with a new image create it again.
     expect((job.spec as any).ttlSecondsAfterFinished).toBe(900);
@@ -244,6 +264,8 @@ describe.skipIf(unavailable)('k8s/ manifests', () => {
   it('k8s/base/mapintel.yaml is what the chart renders (run `make k8s` after changing the chart)', () => {
     const rendered = execFileSync(process.execPath, ['scripts/render-k8s.mjs', '--stdout'], { encoding: 'utf8' });
     expect(readFileSync('k8s/base/mapintel.yaml', 'utf8')).toBe(rendered);
+    // No uninstall hook in plain manifests: it would run (and release every finalizer) at each apply.
+    expect(rendered).not.toContain('release-finalizers');
   });
 
   it('the dev overlay has single-replica PostgreSQL and Redis and passes a server-side dry-run', () => {

@@ -21,6 +21,8 @@ export interface CliProcess {
   waitForLog(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** The exit code, once the process ends by itself. */
+  exited: Promise<number | null>;
 }
 
 export function startCli(args: string[], env: Record<string, string>): CliProcess {
@@ -37,6 +39,7 @@ export function startCli(args: string[], env: Record<string, string>): CliProces
       .map((l) => JSON.parse(l) as Record<string, unknown>);
   return {
     child,
+    exited,
     output: () => out,
     logs,
     async waitForLog(msg, timeoutMs = 30_000) {

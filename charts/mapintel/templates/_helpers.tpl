@@ -30,12 +30,10 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .role }}
 {{- end -}}
 
+{{/* The ServiceAccount of one role, one per role: (dict "root" $ "role" "api"). serviceAccount.name is
+the prefix; with serviceAccount.create=false, accounts of these names must exist. */}}
 {{- define "mapintel.serviceAccountName" -}}
-{{- if .Values.serviceAccount.create -}}
-{{- default (include "mapintel.fullname" .) .Values.serviceAccount.name -}}
-{{- else -}}
-{{- default "default" .Values.serviceAccount.name -}}
-{{- end -}}
+{{- printf "%s-%s" (default (include "mapintel.fullname" .root) .root.Values.serviceAccount.name) .role | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
 {{- define "mapintel.image" -}}

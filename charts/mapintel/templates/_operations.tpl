@@ -43,6 +43,7 @@ make two sources for one setting (the later one wins, silently), so the render r
   "OPERATOR_IDENTITY" "nothing (the pod's name)"
   "OPERATOR_LEASE_NAME" "nothing (<fullname>-operator)"
   "OPERATOR_LEASE_DURATION_SECONDS" "operator.leaseDurationSeconds"
+  "OPERATOR_WATCH_NAMESPACES" "operator.watchNamespaces"
 -}}
 {{- range $name, $_ := .Values.env -}}
 {{- if hasKey $owned $name -}}
