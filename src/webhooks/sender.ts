@@ -123,7 +123,8 @@ export class WebhookSender {
       checked = await checkUrl(req.url, { allowInsecure: this.opts.allowInsecure, ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}) });
     } catch (err) {
       const message = err instanceof UnsafeUrlError ? err.message : String(err);
-      return done({ ok: false, status: null, errorClass: /does not resolve/.test(message) ? 'dns' : 'refused_url', error: `URL refused: ${message}` });
+      // One class and message whether the host does not resolve or resolves to a non-public address (url-guard.ts).
+      return done({ ok: false, status: null, errorClass: 'refused_url', error: `URL refused: ${message}` });
     }
     const body = Buffer.from(req.body, 'utf8');
     // A deadline for the whole attempt (connect, answer and body), cleared when it ends: a timer that
