@@ -257,6 +257,8 @@ const ENDPOINTS: Endpoint[] = [
     params: (c) => ({ map_id: c.mapId, id: c.structureId }),
   },
   { method: 'POST', route: '/api/maps/:map_id/kills', token: 'map', params: mapPath, body: KILL },
+  // A killmail id the map does not have: nothing to delete, and nothing is (the snapshot checks it).
+  { method: 'DELETE', route: '/api/maps/:map_id/kills/:killmail_id', token: 'map', params: (c) => ({ map_id: c.mapId, killmail_id: '987654321' }) },
   {
     method: 'PUT',
     route: '/api/maps/:map_id/tracked-characters/:eve_id',
@@ -650,6 +652,20 @@ function casesFor(ep: Endpoint): Case[] {
       return { ...base(c), name: 'nul extra', path: `${u}${u.includes('?') ? '&' : '?'}zz=%00`, status: 400 };
     },
   });
+  // Bracket names (other frameworks' array and object syntax) are refused, not ignored, on every route.
+  for (const [label, raw] of [
+    ['array syntax', 'x[]=1'],
+    ['object syntax', 'x[a]=1'],
+    ['encoded brackets', 'x%5B%5D=1'],
+  ] as const) {
+    cases.push({
+      name: `query: bracket name (${label})`,
+      build: (c) => {
+        const u = url(ep, c);
+        return { ...base(c), name: `bracket ${label}`, path: `${u}${u.includes('?') ? '&' : '?'}${raw}`, status: 400, code: 'validation_failed' };
+      },
+    });
+  }
   cases.push({
     name: 'path: extra segment with invalid UTF-8',
     build: (c) => ({ ...base(c), name: 'extra segment', path: `${fillPath(ep.route, ep.params?.(c) ?? {})}/%FF%C3%28` }),
@@ -736,7 +752,8 @@ function casesFor(ep: Endpoint): Case[] {
         }),
     });
     cases.push({ name: 'body: 100k nested arrays', build: (c) => send(c, '['.repeat(100_000) + ']'.repeat(100_000), { status: 400 }) });
-    cases.push({ name: 'body: 100k unclosed brackets', build: (c) => send(c, '{"a":' + '['.repeat(100_000), { status: 400, code: 'invalid_json' }) });
+    // Refused for its nesting, told from its bytes before any parse.
+    cases.push({ name: 'body: 100k unclosed brackets', build: (c) => send(c, '{"a":' + '['.repeat(100_000), { status: 400, code: 'validation_failed' }) });
     for (const raw of ['{"acl": ', "{'name': 'x'}", '{"name": "x",}', '\u0000']) {
       cases.push({ name: `body: invalid JSON ${JSON.stringify(raw)}`, build: (c) => send(c, raw, { status: 400, code: 'invalid_json' }) });
     }
