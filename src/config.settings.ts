@@ -227,7 +227,19 @@ export const SETTINGS: readonly Setting[] = [
     default: '',
     unit: 'list',
   },
-  { name: 'SERVICE_MAX_BODY_BYTES', meaning: 'Largest accepted request body; larger bodies get 413', default: '1048576', unit: 'bytes' },
+  {
+    name: 'SERVICE_MAX_BODY_BYTES',
+    meaning:
+      'Largest accepted request body of the batch endpoints (kill import, system batch, signature batch); every other endpoint takes at most 128 KiB (or this, when smaller). Larger bodies get 413',
+    default: '1048576',
+    unit: 'bytes',
+  },
+  {
+    name: 'SERVICE_METRICS_PUBLIC',
+    meaning: 'Also serve /metrics on the public port (PORT), unauthenticated and without a rate limit; off, it is served on the ops port only',
+    default: 'false',
+    unit: 'boolean',
+  },
   {
     name: 'SERVICE_READ_CACHE_MB',
     meaning:
