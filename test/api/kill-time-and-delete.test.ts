@@ -41,7 +41,7 @@ describe('kill_time in the future', () => {
     expectValidation(await api.send('POST', '/kills', killBody(SYSTEM, 501, { kill_time: ahead })), 'kill_time', /5 minutes in the future/);
     const batch = await api.send('POST', '/kills', { kills: [killBody(SYSTEM, 502), killBody(SYSTEM, 503, { kill_time: '2099-01-01T00:00:00Z' })] });
     expectValidation(batch, 'kills[1].kill_time', /future/);
-    expect((batch.body as ErrorBody).details).toHaveLength(1);
+    expect((batch.body as unknown as ErrorBody).details).toHaveLength(1);
     expectValidation(await api.send('POST', '/kills', [killBody(SYSTEM, 504, { kill_time: ahead })]), '[0].kill_time');
     const rows = await api.sql<{ n: number }>('select count(*)::int as n from map_kills where map_id = ?', [map.id]);
     expect(rows[0]!.n).toBe(0);
@@ -91,7 +91,7 @@ describe('DELETE /api/maps/{map_id}/kills/{killmail_id}', () => {
     // Gone: a second delete is 404, and an import of the same killmail stores it again (with its event).
     const again = await api.send('DELETE', '/kills/801');
     expect(again.status).toBe(404);
-    expect((again.body as ErrorBody).code).toBe('kill_not_found');
+    expect((again.body as unknown as ErrorBody).code).toBe('kill_not_found');
     const reimport = await api.withEvents(() => api.send('POST', '/kills', killBody(SYSTEM, 801, { kill_time: recent })));
     expect(reimport.result.body).toEqual({ data: { inserted: 1, duplicates: 0 } });
     expect(reimport.events.map((e) => e.type)).toEqual(['map_kill']);
@@ -104,10 +104,10 @@ describe('DELETE /api/maps/{map_id}/kills/{killmail_id}', () => {
     // b's key on a's map: map_not_found; b's key on its own map: no such kill there.
     const foreign = await a.api.send('DELETE', '/kills/901', undefined, { token: b.key });
     expect(foreign.status).toBe(404);
-    expect((foreign.body as ErrorBody).code).toBe('map_not_found');
+    expect((foreign.body as unknown as ErrorBody).code).toBe('map_not_found');
     const own = await b.api.send('DELETE', '/kills/901');
     expect(own.status).toBe(404);
-    expect((own.body as ErrorBody).code).toBe('kill_not_found');
+    expect((own.body as unknown as ErrorBody).code).toBe('kill_not_found');
     expect((await systemsKills(a.key, a.map.id)).kills.map((k) => k.killmail_id)).toEqual([901]);
   });
 
@@ -116,7 +116,7 @@ describe('DELETE /api/maps/{map_id}/kills/{killmail_id}', () => {
     for (const id of ['abc', '0', '-1', '1.5', '99999999999999999999']) {
       const res = await api.send('DELETE', `/kills/${id}`);
       expect(res.status, `${id}: ${res.text}`).toBe(400);
-      expect((res.body as ErrorBody).code).toBe('validation_failed');
+      expect((res.body as unknown as ErrorBody).code).toBe('validation_failed');
     }
   });
 });
