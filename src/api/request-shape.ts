@@ -64,7 +64,11 @@ export function bracketQueryName(query: Record<string, unknown>): ErrorDetail | 
   const name = Object.keys(query).find((k) => k.includes('[') || k.includes(']'));
   return name === undefined
     ? undefined
-    : { field: name, message: 'is not a parameter this API takes: brackets (x[]=, x[a]=) are not accepted in query parameter names; repeat a name instead where a list is allowed' };
+    : {
+        field: name,
+        message:
+          'is not a parameter this API takes: brackets (x[]=, x[a]=) are not accepted in query parameter names; repeat a name instead where a list is allowed',
+      };
 }
 
 /**

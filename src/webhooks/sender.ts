@@ -160,7 +160,12 @@ export class WebhookSender {
       if (read.cut) {
         const expected = res.headers['content-length'];
         const of = typeof expected === 'string' && /^\d+$/.test(expected) ? ` of ${expected}` : '';
-        return done({ ok: false, status, errorClass: 'connect', error: `receiver answered ${status}, then the connection ended after ${read.bytes}${of} bytes of the body` });
+        return done({
+          ok: false,
+          status,
+          errorClass: 'connect',
+          error: `receiver answered ${status}, then the connection ended after ${read.bytes}${of} bytes of the body`,
+        });
       }
       if (status >= 200 && status < 300) return done({ ok: true, status, errorClass: null, error: null });
       const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after'] as string | undefined) : undefined;

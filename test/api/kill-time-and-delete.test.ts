@@ -60,7 +60,10 @@ describe('kill_time in the future', () => {
     const { api, map, key } = await newMap();
     const slightlyAhead = new Date(Math.floor((Date.now() + 2 * MINUTE) / 1000) * 1000 + 400);
     const res = await api.send('POST', '/kills', {
-      kills: [killBody(SYSTEM, 701, { kill_time: slightlyAhead.toISOString() }), killBody(SYSTEM, 702, { kill_time: new Date(Date.now() - MINUTE).toISOString().replace(/\.\d+Z$/, '.999Z') })],
+      kills: [
+        killBody(SYSTEM, 701, { kill_time: slightlyAhead.toISOString() }),
+        killBody(SYSTEM, 702, { kill_time: new Date(Date.now() - MINUTE).toISOString().replace(/\.\d+Z$/, '.999Z') }),
+      ],
     });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ data: { inserted: 2, duplicates: 0 } });
@@ -68,7 +71,9 @@ describe('kill_time in the future', () => {
     expect(kills.map((k) => k.killmail_id).sort()).toEqual([701, 702]);
     for (const k of kills) expect(k.kill_time).toMatch(SECONDS);
     // Rounded to the second, as it is stored.
-    expect(kills.find((k) => k.killmail_id === 701)!.kill_time).toBe(new Date(Math.floor(slightlyAhead.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z'));
+    expect(kills.find((k) => k.killmail_id === 701)!.kill_time).toBe(
+      new Date(Math.floor(slightlyAhead.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z'),
+    );
   });
 });
 
@@ -76,7 +81,9 @@ describe('DELETE /api/maps/{map_id}/kills/{killmail_id}', () => {
   it('deletes the kill (204, empty), emits no event, and the reads and their ETag change at once', async () => {
     const { api, map, key } = await newMap();
     const recent = new Date(Date.now() - MINUTE).toISOString();
-    expect((await api.send('POST', '/kills', { kills: [killBody(SYSTEM, 801, { kill_time: recent }), killBody(SYSTEM, 802, { kill_time: recent })] })).status).toBe(200);
+    expect(
+      (await api.send('POST', '/kills', { kills: [killBody(SYSTEM, 801, { kill_time: recent }), killBody(SYSTEM, 802, { kill_time: recent })] })).status,
+    ).toBe(200);
     const before = await systemsKills(key, map.id);
     expect(before.kills.map((k) => k.killmail_id).sort()).toEqual([801, 802]);
 

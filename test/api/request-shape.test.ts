@@ -55,9 +55,7 @@ describe('body cost', () => {
   it('keeps the nesting limit where it was: 32 containers around a value pass the byte check, 33 do not', async () => {
     const wrap = (levels: number, inner: string) => '{"a":'.repeat(levels) + inner + '}'.repeat(levels);
     // Structurally valid but not a kill: refused by the schema (validation), not for nesting.
-    const ok = await errorOf(
-      await t.fetch(`/api/maps/${mapId}/kills`, { method: 'POST', token: key, headers: JSON_CT, body: wrap(32, '[]') }),
-    );
+    const ok = await errorOf(await t.fetch(`/api/maps/${mapId}/kills`, { method: 'POST', token: key, headers: JSON_CT, body: wrap(32, '[]') }));
     expect(ok.details?.some((d) => /nested too deeply/.test(d.message))).toBe(false);
     for (const inner of ['[]', '1', '"x"']) {
       const deep = await errorOf(await t.fetch(`/api/maps/${mapId}/kills`, { method: 'POST', token: key, headers: JSON_CT, body: wrap(33, inner) }));
@@ -106,12 +104,22 @@ describe('body cost', () => {
     expect(single.code).toBe('payload_too_large');
     expect(single.error).toContain('131072 bytes');
     const acl = await errorOf(
-      await t.fetch(`/api/map/acls?map_id=${mapId}`, { method: 'POST', token: key, headers: JSON_CT, body: JSON.stringify({ acl: { name: 'x', owner_eve_id: ownerEveId, description: big } }) }),
+      await t.fetch(`/api/map/acls?map_id=${mapId}`, {
+        method: 'POST',
+        token: key,
+        headers: JSON_CT,
+        body: JSON.stringify({ acl: { name: 'x', owner_eve_id: ownerEveId, description: big } }),
+      }),
     );
     expect(acl.status).toBe(413);
     // The batch endpoints read it, and refuse it for what it holds (no kill is 200 KiB of text).
     const kills = await errorOf(
-      await t.fetch(`/api/maps/${mapId}/kills`, { method: 'POST', token: key, headers: JSON_CT, body: JSON.stringify(killBody(SYSTEM, 43, { victim_char_name: big })) }),
+      await t.fetch(`/api/maps/${mapId}/kills`, {
+        method: 'POST',
+        token: key,
+        headers: JSON_CT,
+        body: JSON.stringify(killBody(SYSTEM, 43, { victim_char_name: big })),
+      }),
     );
     expect(kills.status).toBe(400);
     expect(kills.code).toBe('validation_failed');
@@ -153,7 +161,12 @@ describe('names', () => {
     async (_label, c) => {
       const before = (await (await t.fetch(`/api/maps/${mapId}/systems/${SYSTEM}`, { token: key })).json()) as { data: { custom_name: string | null } };
       const patch = await errorOf(
-        await t.fetch(`/api/maps/${mapId}/systems/${SYSTEM}`, { method: 'PATCH', token: key, headers: JSON_CT, body: JSON.stringify({ custom_name: `evil${c}gpj.exe` }) }),
+        await t.fetch(`/api/maps/${mapId}/systems/${SYSTEM}`, {
+          method: 'PATCH',
+          token: key,
+          headers: JSON_CT,
+          body: JSON.stringify({ custom_name: `evil${c}gpj.exe` }),
+        }),
       );
       expect(patch.status).toBe(400);
       expect(patch.details).toEqual([{ field: 'custom_name', message: expect.stringMatching(/invisible and bidirectional/) }]);
@@ -161,13 +174,25 @@ describe('names', () => {
       expect(after.data.custom_name).toBe(before.data.custom_name);
 
       const acl = await errorOf(
-        await t.fetch(`/api/map/acls?map_id=${mapId}`, { method: 'POST', token: key, headers: JSON_CT, body: JSON.stringify({ acl: { name: `A${c}B`, owner_eve_id: ownerEveId } }) }),
+        await t.fetch(`/api/map/acls?map_id=${mapId}`, {
+          method: 'POST',
+          token: key,
+          headers: JSON_CT,
+          body: JSON.stringify({ acl: { name: `A${c}B`, owner_eve_id: ownerEveId } }),
+        }),
       );
       expect(acl.details).toEqual([{ field: 'acl.name', message: expect.stringMatching(/Cf/) }]);
-      const user = await errorOf(await t.fetch('/api/admin/users', { method: 'POST', token: ADMIN_TOKEN, headers: JSON_CT, body: JSON.stringify({ name: `u${c}` }) }));
+      const user = await errorOf(
+        await t.fetch('/api/admin/users', { method: 'POST', token: ADMIN_TOKEN, headers: JSON_CT, body: JSON.stringify({ name: `u${c}` }) }),
+      );
       expect(user.status).toBe(400);
       const kill = await errorOf(
-        await t.fetch(`/api/maps/${mapId}/kills`, { method: 'POST', token: key, headers: JSON_CT, body: JSON.stringify({ kills: [killBody(SYSTEM, 44, { victim_char_name: `v${c}` })] }) }),
+        await t.fetch(`/api/maps/${mapId}/kills`, {
+          method: 'POST',
+          token: key,
+          headers: JSON_CT,
+          body: JSON.stringify({ kills: [killBody(SYSTEM, 44, { victim_char_name: `v${c}` })] }),
+        }),
       );
       expect(kill.details).toEqual([{ field: 'kills[0].victim_char_name', message: expect.stringMatching(/Cf/) }]);
     },
@@ -185,11 +210,15 @@ describe('names', () => {
   });
 
   it.each(['', '   ', '\u3000'])('refuses the key name %j with 400 and issues no key', async (name) => {
-    const count = async () =>
-      ((await (await t.fetch(`/api/admin/maps/${mapId}/keys`, { token: ADMIN_TOKEN })).json()) as { data: unknown[] }).data.length;
+    const count = async () => ((await (await t.fetch(`/api/admin/maps/${mapId}/keys`, { token: ADMIN_TOKEN })).json()) as { data: unknown[] }).data.length;
     const before = await count();
     const res = await errorOf(
-      await t.fetch(`/api/admin/maps/${mapId}/keys`, { method: 'POST', token: ADMIN_TOKEN, headers: JSON_CT, body: JSON.stringify({ character_eve_id: ownerEveId, name }) }),
+      await t.fetch(`/api/admin/maps/${mapId}/keys`, {
+        method: 'POST',
+        token: ADMIN_TOKEN,
+        headers: JSON_CT,
+        body: JSON.stringify({ character_eve_id: ownerEveId, name }),
+      }),
     );
     expect(res.status).toBe(400);
     expect(res.details?.[0]?.field).toBe('name');

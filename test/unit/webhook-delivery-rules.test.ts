@@ -130,7 +130,11 @@ describe('webhook URLs', () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
     };
     const messages = await Promise.all(
-      [checkUrl('https://internal.example/h', { resolve }), checkUrl('https://nowhere.example/h', { resolve }), checkUrl('https://x.example/h', { resolve: failing })].map((p) =>
+      [
+        checkUrl('https://internal.example/h', { resolve }),
+        checkUrl('https://nowhere.example/h', { resolve }),
+        checkUrl('https://x.example/h', { resolve: failing }),
+      ].map((p) =>
         p.then(
           () => 'accepted',
           (err: Error) => err.message,
