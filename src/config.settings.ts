@@ -223,7 +223,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: 'SERVICE_TRUSTED_PROXIES',
-    meaning: 'Comma-separated proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address',
+    meaning:
+      "Comma-separated proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address; set it behind any proxy or Ingress (the chart requires it with its Ingress: `ingress.trustedProxies`), else every client shares the proxy's address for rate limits",
     default: '',
     unit: 'list',
   },
