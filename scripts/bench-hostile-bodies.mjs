@@ -8,7 +8,8 @@
 // The built product (`node dist/cli.js serve`, default rate limit of 100 requests per key and minute) over
 // a database of its own. Phase 1: the reader alone; phase 2: the reader while the four senders run. The
 // reader reads GET /api/map/systems at a steady pace, spread over keys of its own so that it stays within
-// their limits; each sender POSTs `[`×500,000 + `]`×500,000 to /api/maps/{map}/kills on its own key at
+// their limits; each sender (a process of its own, so that building and writing its bodies does not slow
+// the reader's own event loop) POSTs `[`×500,000 + `]`×500,000 to /api/maps/{map}/kills on its own key at
 // BENCH_HOSTILE_PER_MINUTE (95, under the limit) and the answers are checked (400). Printed: the reader's
 // p50/p95/p99 and max per phase, the ratio of phase 2 to phase 1, the senders' statuses, and the product's
 // CPU seconds per phase and per hostile body.
@@ -23,6 +24,7 @@
 //   BENCH_BODY_BYTES           size of a hostile body (default 1,000,000)
 //   BENCH_KEEP_DB=1            keep the database after the run
 //   BENCH_JSON=path            also write the results as JSON
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -31,6 +33,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dropDatabase, freePort, intEnv, percentile, procCpu, recreateDatabase, sleep, startChild, waitReady } from './bench-support.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SELF = fileURLToPath(import.meta.url);
 const LIMIT_PER_MINUTE = 100;
 const SYSTEMS = [30000142, 30002420, 31000005, 31000008, 30000021];
 
@@ -115,6 +118,26 @@ async function send(product, mapId, key, body, perMinute, until, offsetMs) {
   return { sent, statuses };
 }
 
+/** A sender in a child process (`--sender`): its options come as a message, its counts go back as one. */
+function runSender() {
+  process.once('message', async (o) => {
+    const half = Math.floor(o.bodyBytes / 2);
+    const body = '['.repeat(half) + ']'.repeat(half);
+    const r = await send({ url: o.url }, o.mapId, o.key, body, o.perMinute, o.until, o.offsetMs);
+    process.send({ sent: r.sent, statuses: Object.fromEntries(r.statuses) }, () => process.exit(0));
+  });
+}
+
+/** Starts a sender process; resolves its counts when it is done. */
+function startSender(options) {
+  const child = fork(SELF, ['--sender'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  child.send(options);
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve({ sent: m.sent, statuses: new Map(Object.entries(m.statuses).map(([k, v]) => [Number(k), v])) }));
+    child.once('exit', (code) => (code ? reject(new Error(`a sender exited with code ${code}`)) : undefined));
+  });
+}
+
 function figures(latencies) {
   const s = [...latencies].sort((a, b) => a - b);
   const r = (v) => Math.round(v * 10) / 10;
@@ -172,8 +195,7 @@ async function main() {
     const readers = keys.slice(0, readerKeys);
     const hostile = keys.slice(readerKeys);
     const half = Math.floor(bodyBytes / 2);
-    const body = '['.repeat(half) + ']'.repeat(half);
-    log(`product ${product.url}; reader: ${readsPerSecond}/s over ${readerKeys} keys; ${senders} senders × ${hostilePerMinute}/min of ${body.length} bytes`);
+    log(`product ${product.url}; reader: ${readsPerSecond}/s over ${readerKeys} keys; ${senders} senders × ${hostilePerMinute}/min of ${2 * half} bytes`);
 
     // A short warm-up (JIT, pool, caches), not measured.
     await read(product, mapId, readers, readsPerSecond, Date.now() + 2_000);
@@ -184,7 +206,9 @@ async function main() {
     const until = Date.now() + duration * 1000;
     const [beside, ...sent] = await Promise.all([
       read(product, mapId, readers, readsPerSecond, until),
-      ...hostile.map((key, i) => send(product, mapId, key, body, hostilePerMinute, until, (i * 60_000) / hostilePerMinute / senders)),
+      ...hostile.map((key, i) =>
+        startSender({ url: product.url, mapId, key, bodyBytes, perMinute: hostilePerMinute, until, offsetMs: (i * 60_000) / hostilePerMinute / senders }),
+      ),
     ]);
     const cpu2 = procCpu(product.child.pid);
 
@@ -197,7 +221,7 @@ async function main() {
     const cpuBeside = cpu2 - cpu1;
     const result = {
       machine: { cores: os.cpus().length, node: process.version, load: os.loadavg() },
-      settings: { duration, readsPerSecond, readerKeys, senders, hostilePerMinute, bodyBytes: body.length },
+      settings: { duration, readsPerSecond, readerKeys, senders, hostilePerMinute, bodyBytes: 2 * half },
       alone: { ...a, statuses: Object.fromEntries(alone.statuses) },
       beside: { ...b, statuses: Object.fromEntries(beside.statuses) },
       ratio: { p50: +(b.p50 / a.p50).toFixed(2), p95: +(b.p95 / a.p95).toFixed(2), p99: +(b.p99 / a.p99).toFixed(2) },
@@ -228,7 +252,9 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (process.argv.includes('--sender')) runSender();
+else
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
