@@ -26,11 +26,8 @@ function deliveryRow(r: PlannedDelivery) {
 }
 
 /**
- * A delivery leased to one worker for its next attempt. `attempts` counts the attempts begun, this one
- * included: every lease adds one in the statement that takes it, before anything is sent, so a
- * delivery sent again after its worker died or lost its database (the lease ran out, another worker
- * took it) carries the next attempt number, never the same one twice. A lease given back unsent
- * (`release`) takes its count back.
+ * A delivery leased to one worker for its next attempt. `attempts` counts attempts begun, this one included:
+ * each lease adds one before anything is sent, so a repeat after a worker died carries the next number.
  */
 export interface ClaimedDelivery {
   id: string;
@@ -290,11 +287,10 @@ export class DeliveryRepository {
     );
   }
 
-  /** Ends this worker's leases of deliveries it did not attempt (it is stopping): another worker may take them at once. */
+  /** Ends this worker's leases of deliveries it did not send (their counts go back): another worker may take them at once. */
   async release(db: Db, owner: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await db.runBound(
-      // Never sent: the attempt counted when it was leased is taken back.
       `update webhook_deliveries set lease_owner = null, lease_until = null, attempts = greatest(attempts - 1, 0)
        where id = any($1::bigint[]) and lease_owner = $2::text and state = 'pending'`,
       [ids, owner],
