@@ -11,7 +11,7 @@ NPM := npm --no-audit --no-fund --loglevel=error
 CLIENT_DIR := clients/typescript
 CLIENT_TYPES := $(CLIENT_DIR)/src/generated/openapi.ts
 
-.PHONY: help node install client build run serve test test-cluster test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator clean
+.PHONY: help node install client build run serve test test-cluster test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator bench-hostile-bodies clean
 help: ## list targets
 	@grep -E '^[a-z0-9-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -107,6 +107,9 @@ bench-operator: build ## operator: 1,000 WebhookSubscriptions at once on a test 
 
 bench-events: build ## event pipeline benchmark (commit → relay → Redis XADD) against a raw INSERT + XADD baseline
 	node bench/events.mjs
+
+bench-hostile-bodies: build ## another client's read latency (p50/p95/p99) alone and beside four key holders sending 1 MB nested bodies within their rate limit (BENCH_DURATION=N seconds per phase)
+	node bench/hostile-bodies.mjs
 
 bench-webhooks: build ## webhook delivery: one worker process against a local receiver (saturation, latency, a timing-out tenth), against a bare sign-and-POST loop
 	node bench/webhooks.mjs

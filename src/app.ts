@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import swaggerUi from 'swagger-ui-express';
@@ -17,6 +17,7 @@ import { mapReadCache } from './api/map-read-cache.js';
 import { keyProfileShapes } from './api/key-profile.js';
 import { validationDetails } from './api/validation-details.js';
 import { installDateTimeValidation } from './api/date-time.js';
+import { bodyLimitFor, bracketQueryName, invisibleInName, MAX_NESTING, nestedTooDeeply } from './api/request-shape.js';
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
@@ -29,8 +30,10 @@ const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])
 
 const BAD_TEXT_MESSAGE = 'contains a NUL character or invalid Unicode';
 
+const NESTING_MESSAGE = `is nested too deeply (at most ${MAX_NESTING} levels)`;
+
 function findBadText(value: unknown, path: string, depth = 0): ErrorDetail | undefined {
-  if (depth > 32) return { field: path || 'body', message: 'is nested too deeply (at most 32 levels)' };
+  if (depth > MAX_NESTING) return { field: path || 'body', message: NESTING_MESSAGE };
   if (typeof value === 'string') return BAD_TEXT.test(value) ? { field: path || 'value', message: BAD_TEXT_MESSAGE } : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -120,11 +123,14 @@ export function createApp(deps: AppDeps): express.Express {
     const ready = checks.database && checks.redis !== false;
     res.status(ready ? 200 : 503).json({ ready, checks });
   });
-  app.get('/metrics', async (_req, res) => {
-    res.locals.route = '/metrics';
-    res.setHeader('content-type', deps.metrics.registry.contentType);
-    res.send(await deps.metrics.registry.metrics());
-  });
+  // On the ops port always; on the public port only when asked (every route's series, no rate limit).
+  if (deps.config.metricsPublic) {
+    app.get('/metrics', async (_req, res) => {
+      res.locals.route = '/metrics';
+      res.setHeader('content-type', deps.metrics.registry.contentType);
+      res.send(await deps.metrics.registry.metrics());
+    });
+  }
 
   app.get('/api/openapi.json', (_req, res) => {
     res.locals.route = '/api/openapi.json';
@@ -165,26 +171,43 @@ export function createApp(deps: AppDeps): express.Express {
     return routes.some((r) => r.methods.includes(method) && r.match(req.path));
   };
 
-  const parseJson = express.json({
-    limit: deps.config.maxBodyBytes,
-    strict: true,
-    type: 'application/json',
-    // Invalid UTF-8 would otherwise be decoded to U+FFFD and stored silently.
-    verify: (_req, _res, buf, encoding) => {
-      if (encoding === 'utf-8' && !isUtf8(buf)) throw new BadRequestError('invalid_json', 'Request body is not valid UTF-8');
-    },
-  });
+  // One parser per body limit: the batch routes take SERVICE_MAX_BODY_BYTES, single edits less
+  // (src/api/request-shape.ts). A body over its route's limit is refused (413) from its Content-Length
+  // before it is read, and one nested too deeply (400) from its bytes before it is parsed.
+  const parsers = new Map<number, RequestHandler>();
+  const parseJson = (limit: number): RequestHandler => {
+    let parser = parsers.get(limit);
+    if (!parser) {
+      parser = express.json({
+        limit,
+        strict: true,
+        type: 'application/json',
+        verify: (_req, _res, buf, encoding) => {
+          // Invalid UTF-8 would otherwise be decoded to U+FFFD and stored silently.
+          if (encoding === 'utf-8' && !isUtf8(buf)) throw new BadRequestError('invalid_json', 'Request body is not valid UTF-8');
+          if (nestedTooDeeply(buf)) throw new ValidationError([{ field: 'body', message: NESTING_MESSAGE }]);
+        },
+      });
+      parsers.set(limit, parser);
+    }
+    return parser;
+  };
   // Writes must be JSON; GET/DELETE without a body may carry any content type (clients send one).
   // `Content-Length: 0` is no body: body-parser would read it as `{}`, so an empty write to an endpoint
   // that needs a body would pass as an empty object.
   app.use((req, res, next) => {
     if (!hasBody(req) || !routed(req)) return next();
     if (!req.is('application/json')) return next(new AppError(415, 'unsupported_media_type', 'Request body must be application/json'));
-    parseJson(req, res, next);
+    parseJson(bodyLimitFor(req.method, req.path, deps.config.maxBodyBytes))(req, res, next);
   });
   app.use((req, _res, next) => {
     // Path parameters are decoded later, by the router: a NUL there (%00) is refused here too.
-    const bad = findBadText(req.body, '') ?? findBadText(req.query, '') ?? (/%00/.test(req.path) ? { field: 'path', message: BAD_TEXT_MESSAGE } : undefined);
+    const bad =
+      findBadText(req.body, '') ??
+      findBadText(req.query, '') ??
+      (/%00/.test(req.path) ? { field: 'path', message: BAD_TEXT_MESSAGE } : undefined) ??
+      bracketQueryName(req.query as Record<string, unknown>) ??
+      invisibleInName(req.body);
     if (bad) {
       next(new ValidationError([bad]));
       return;

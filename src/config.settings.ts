@@ -230,11 +230,24 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: 'SERVICE_TRUSTED_PROXIES',
-    meaning: 'Comma-separated proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address',
+    meaning:
+      "Comma-separated proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address; set it behind any proxy or Ingress (the chart requires it with its Ingress: `ingress.trustedProxies`), else every client shares the proxy's address for rate limits",
     default: '',
     unit: 'list',
   },
-  { name: 'SERVICE_MAX_BODY_BYTES', meaning: 'Largest accepted request body; larger bodies get 413', default: '1048576', unit: 'bytes' },
+  {
+    name: 'SERVICE_MAX_BODY_BYTES',
+    meaning:
+      'Largest accepted request body of the batch endpoints (kill import, system batch, signature batch); every other endpoint takes at most 128 KiB (or this, when smaller). Larger bodies get 413',
+    default: '1048576',
+    unit: 'bytes',
+  },
+  {
+    name: 'SERVICE_METRICS_PUBLIC',
+    meaning: 'Also serve /metrics on the public port (PORT), unauthenticated and without a rate limit; off, it is served on the ops port only',
+    default: 'false',
+    unit: 'boolean',
+  },
   {
     name: 'SERVICE_READ_CACHE_MB',
     meaning:

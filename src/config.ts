@@ -62,6 +62,8 @@ export interface Config {
   rateLimitPerMinute: number;
   trustedProxies: string[];
   maxBodyBytes: number;
+  /** Serve /metrics on the public port too (it is always on the ops port). */
+  metricsPublic: boolean;
   /** Bytes of serialised map reads each api process keeps (0: no cache). */
   readCacheBytes: number;
   requestTimeoutMs: number;
@@ -222,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((s) => s.trim())
       .filter(Boolean),
     maxBodyBytes: int('SERVICE_MAX_BODY_BYTES', 1024, 100 * 1024 * 1024),
+    metricsPublic: bool('SERVICE_METRICS_PUBLIC'),
     readCacheBytes: int('SERVICE_READ_CACHE_MB', 0, 65_536) * 1024 * 1024,
     requestTimeoutMs: int('SERVICE_REQUEST_TIMEOUT_MS', 100, 600_000),
     shutdownTimeoutMs: int('SERVICE_SHUTDOWN_TIMEOUT_MS', 0, 600_000),

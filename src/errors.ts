@@ -130,7 +130,14 @@ export function toAppError(err: unknown): AppError | undefined {
   const e = err as { name?: string; code?: string; status?: number; statusCode?: number; type?: string; constructor?: { name?: string } };
   const ctor = e.constructor?.name ?? '';
   // body-parser errors
-  if (e.type === 'entity.too.large') return new AppError(413, 'payload_too_large', 'Request body exceeds the size limit');
+  if (e.type === 'entity.too.large') {
+    const limit = (err as { limit?: unknown }).limit;
+    return new AppError(
+      413,
+      'payload_too_large',
+      `Request body exceeds the size limit${typeof limit === 'number' ? ` of this endpoint (${limit} bytes)` : ''}`,
+    );
+  }
   if (e.type === 'entity.parse.failed') {
     // body-parser's strict mode refuses a valid JSON null, string, number or boolean too: that is a body
     // of the wrong type, not broken JSON.

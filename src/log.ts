@@ -21,6 +21,47 @@ export const REDACT_PATHS = [
   '*.password',
 ];
 
+/**
+ * The configured secrets (the admin token, the encryption key, passwords of the database and Redis
+ * URLs) of this process: whatever their shape, they are redacted from every log line, wherever they
+ * appear (a URL's path segment or query value, a header, an error message). Shorter values than this
+ * are not searched for: a short password would blank out ordinary words of the logs.
+ */
+const configuredSecrets = new Set<string>();
+const SECRET_MIN_LENGTH = 12;
+
+/** Adds configured secrets to what every logger of the process redacts (src/core/core.ts, at start). */
+export function addLogSecrets(values: Iterable<string | undefined | null>): void {
+  for (const value of values) if (value && value.length >= SECRET_MIN_LENGTH) configuredSecrets.add(value);
+}
+
+/** The password of a connection URL (`postgres://user:password@host/db`), if it has one. */
+export function urlPassword(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function holdsSecret(text: string): boolean {
+  for (const secret of configuredSecrets) if (text.includes(secret)) return true;
+  return false;
+}
+
+/** A log line with every configured secret, as written or escaped (JSON, percent-encoding), replaced. */
+function scrubSecrets(line: string): string {
+  if (configuredSecrets.size === 0) return line;
+  let out = line;
+  for (const secret of configuredSecrets) {
+    for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])) {
+      if (out.includes(form)) out = out.replaceAll(form, '[redacted]');
+    }
+  }
+  return out;
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
@@ -29,6 +70,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
+      // The last word: configured secrets are blanked in the line as written, whichever field holds them.
+      hooks: { streamWrite: scrubSecrets },
     },
     destination,
   );
@@ -71,14 +114,17 @@ function paramName(raw: string): string {
 /**
  * A URL for logging: the value of every query parameter whose name contains token, key, secret or
  * password (however spelled or encoded), and any path segment or value that holds one of mapintel's
- * own tokens, become `[redacted]`. A `#` is not treated as the end of the query: Node hands it through
+ * own tokens or a configured secret (addLogSecrets, however encoded), become `[redacted]`. A `#` is not treated as the end of the query: Node hands it through
  * from raw clients, and what follows it is redacted like the rest.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const path = (q < 0 ? url : url.slice(0, q))
     .split('/')
-    .map((segment) => (OWN_TOKEN.test(decodeFully(segment)) ? '[redacted]' : segment))
+    .map((segment) => {
+      const decoded = decodeFully(segment);
+      return OWN_TOKEN.test(decoded) || holdsSecret(decoded) ? '[redacted]' : segment;
+    })
     .join('/');
   if (q < 0) return path;
   const redacted = url
@@ -87,8 +133,10 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
+      if (holdsSecret(decodeFully(name.replace(/\+/g, ' ')))) return '[redacted]';
       if (SECRET_NAME.test(paramName(name))) return `${name}=[redacted]`;
-      return OWN_TOKEN.test(decodeFully(pair)) ? (eq < 0 ? '[redacted]' : `${name}=[redacted]`) : pair;
+      const decoded = decodeFully(pair.replace(/\+/g, ' '));
+      return OWN_TOKEN.test(decoded) || holdsSecret(decoded) ? (eq < 0 ? '[redacted]' : `${name}=[redacted]`) : pair;
     })
     .join('&');
   return `${path}?${redacted}`;

@@ -81,8 +81,20 @@ export class AclMemberRepository {
     return db.all<MemberRow>(`select ${MEMBER_COLUMNS} from acl_members m where m.acl_id = ? order by m.inserted_at, m.id`, [aclId]);
   }
 
-  async exists(db: Db, aclId: string, type: MemberType, eveId: string): Promise<boolean> {
-    return (await db.one(`select 1 as found from acl_members where acl_id = ? and eve_${type}_id = ?`, [aclId, eveId])) !== undefined;
+  /**
+   * The kind of the ACL's member with this external id (character, corporation or alliance), if it
+   * has one, after locking the ACL's row: member adds of one ACL run one at a time, so two adds of one
+   * id as different kinds cannot both pass this check.
+   */
+  async kindOfIdLocked(db: Db, aclId: string, eveId: string): Promise<MemberType | undefined> {
+    await db.one('select 1 as locked from acls where id = ? for update', [aclId]);
+    const row = await db.one<{ kind: MemberType }>(
+      `select case when eve_character_id = ? then 'character' when eve_corporation_id = ? then 'corporation' else 'alliance' end as kind
+       from acl_members where acl_id = ? and (eve_character_id = ? or eve_corporation_id = ? or eve_alliance_id = ?)
+       order by inserted_at limit 1`,
+      [eveId, eveId, aclId, eveId, eveId, eveId],
+    );
+    return row?.kind;
   }
 
   /** Inserts the member; undefined when a concurrent insert of the same member won. */

@@ -86,7 +86,16 @@ export class AclService {
     const { type, eveId } = newMemberId(fields);
     checkRole(fields.role, type);
     return this.db.transaction(async (tx) => {
-      if (await this.repos.members.exists(tx, id, type, eveId)) throw new ConflictError('member_exists', 'This ACL already has a member with that id');
+      // A member id names one member: the same id as a second kind would leave the member paths
+      // (`…/members/{member_id}`) acting on whichever came first.
+      const existing = await this.repos.members.kindOfIdLocked(tx, id, eveId);
+      if (existing === type) throw new ConflictError('member_exists', 'This ACL already has a member with that id');
+      if (existing) {
+        throw new ConflictError(
+          'member_id_taken',
+          `This ACL already has a ${existing} member with id ${eveId}; an id names one member of an ACL, so it cannot be added again as a ${type}`,
+        );
+      }
       const name = fields.name?.trim() || ((await this.repos.characters.labelFor(tx, type, eveId)) ?? eveId);
       const member = await this.repos.members.insert(tx, id, { name, role: fields.role, type, eveId });
       // A concurrent add of the same member won the race: same answer as the check above.

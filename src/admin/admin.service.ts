@@ -154,7 +154,7 @@ export class AdminService {
     return this.db.transaction(async (tx) => {
       const map = await this.getMap(mapIdOrSlug, tx);
       const characterId = await this.ownerOf(tx, req.character_eve_id);
-      return this.insertKey(tx, map.id, characterId, req.name ?? null, requestedProfile(req));
+      return this.insertKey(tx, map.id, characterId, req.name == null ? null : nonBlank(req.name, 'name'), requestedProfile(req));
     });
   }
 

@@ -3,6 +3,7 @@ import type { Counter } from 'prom-client';
 import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../crypto.js';
 import type { KeyProfile } from './key-profile.js';
 import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from './principal.js';
+import { KeyDirectory } from './key-directory.js';
 
 /** Tokens are printable and bounded; anything else is rejected before any lookup. */
 const TOKEN_RE = BEARER_TOKEN_RE;
@@ -69,13 +70,16 @@ export class TokenService {
   /** Tokens that are no key: never were (or malformed), or a revoked map key. */
   private readonly refused = new BoundedCache<'unknown' | 'revoked'>(UNKNOWN_TTL_MS, CACHE_MAX);
   private readonly known = new BoundedCache<true>(KNOWN_TTL_MS, CACHE_MAX);
+  private readonly directory: KeyDirectory;
 
   constructor(
     private readonly db: Db,
     private readonly adminToken: string | undefined,
     /** Counts the resolutions that needed the database. */
     private readonly lookups?: Counter,
-  ) {}
+  ) {
+    this.directory = new KeyDirectory(db);
+  }
 
   /** The token of an `Authorization: Bearer` header value, or undefined when absent or malformed. */
   static bearerOf(header: string | undefined): string | undefined {
@@ -116,6 +120,15 @@ export class TokenService {
   /** Whether the token resolved to a key in the last minutes (it may have been revoked since). */
   knownRecently(token: string, hash?: string): boolean {
     return TOKEN_RE.test(token) && this.known.get(hash ?? hashToken(token)) === true;
+  }
+
+  /**
+   * Whether a token may be a key, from the process's directory of key hashes (src/api/key-directory.ts)
+   * instead of a lookup of its own: what the rate limiter asks once an address has spent its lookups.
+   */
+  async mayBeKey(token: string, hash?: string): Promise<boolean> {
+    if (!TOKEN_RE.test(token)) return false;
+    return this.directory.mayBeKey(hash ?? hashToken(token)).catch(() => false);
   }
 
   /**

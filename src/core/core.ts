@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { createLogger, type Logger } from '../log.js';
+import { addLogSecrets, createLogger, urlPassword, type Logger } from '../log.js';
 import { createMetrics, type Metrics } from '../metrics.js';
 import { migrate, pendingMigrations } from '../db/orm.js';
 import { Outbox } from '../events/outbox.js';
@@ -57,6 +57,7 @@ export async function buildCore(config: Config, opts: CoreOptions): Promise<Core
   const log = opts.logger ?? createLogger(config.logLevel);
   const metrics = opts.metrics ?? createMetrics();
   const secrets = loadSecrets(config);
+  addLogSecrets([secrets.adminToken, config.encryptionKey, urlPassword(config.databaseUrl), urlPassword(config.redisUrl)]);
   const closers: (() => Promise<void>)[] = [];
   const closeAll = async () => {
     for (const close of closers.reverse()) await close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'close failed'));

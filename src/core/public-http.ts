@@ -47,6 +47,8 @@ export class PublicHttp {
       const server = http.createServer(serverTimeouts(this.config), (req, res) => this.dispatch(req, res));
       server.keepAliveTimeout = 65_000;
       server.on('clientError', answerClientError);
+      // An `Expect` other than 100-continue: Node would answer a bare 417 without a body.
+      server.on('checkExpectation', answerExpectation);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(this.config.port, this.config.host, () => resolve());
@@ -85,6 +87,17 @@ export class PublicHttp {
     res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify({ error: 'Not found', code: 'not_found' }));
   }
+}
+
+/**
+ * A request whose `Expect` header asks for something other than `100-continue` (RFC 9110 §10.1.1: the
+ * server may answer 417): answered 417 in the API's JSON error shape instead of Node's bare status
+ * line, before any route sees it, and the request is not processed.
+ */
+function answerExpectation(_req: http.IncomingMessage, res: http.ServerResponse): void {
+  const body = JSON.stringify({ error: 'Only the expectation 100-continue is supported', code: 'expectation_failed' });
+  res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
 }
 
 /**

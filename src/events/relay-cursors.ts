@@ -6,7 +6,7 @@ import { prepared } from '../db/prepared.js';
 import { poolOptions } from './relay-sql.js';
 
 /**
- * Publication cursors move at most this often (decision 0004: a statement per relay pass was a tenth
+ * Publication cursors move at most this often (decision 0006: a statement per relay pass was a tenth
  * of the statements PostgreSQL ran in a paced run).
  */
 const CURSOR_EVERY_MS = 100;

@@ -21,15 +21,20 @@ function tokenOf(req: ExRequest): PresentedToken | undefined {
   return typeof query === 'string' && TokenService.isWellFormed(query) ? { token: query, hash: hashToken(query) } : undefined;
 }
 
+/** Lookups per window of one token whose address has spent its lookup budget (a key resolves once, then it is cached). */
+const KEY_LOOKUPS_PER_WINDOW = 10;
+
 /**
  * The rate-limit bucket of a request (decisions §8): a valid API key (or the admin token) has its own,
  * by the key's hash; everything else, unknown keys included, counts against the client address.
  *
  * Telling a key from a made-up one takes a database lookup unless the token service's caches know
  * the token. Those lookups have a budget of their own per address (as many per window as requests),
- * charged before the lookup and given back when the token is a key: once an address has spent it on
- * unknown tokens its further unknown tokens are answered 429 without a lookup. A key that resolved in
- * the last minutes is always looked up, so a flood from a shared address does not lock its users out.
+ * charged before the lookup and given back when the token is a key. Once an address has spent it on
+ * unknown tokens, a further token is looked up only when the process's key directory knows its hash
+ * (a valid key, or one revoked since the directory was read), within a budget of that token's own;
+ * every other token is answered 429 without a lookup. A valid key is therefore never refused for
+ * what other clients behind its address sent, and a flood of made-up tokens costs no lookup at all.
  */
 function bucketChooser(tokens: TokenService, store: Store, limit: number): (req: ExRequest) => Promise<string> {
   return async (req) => {
@@ -45,8 +50,16 @@ function bucketChooser(tokens: TokenService, store: Store, limit: number): (req:
     if (tokens.knownRecently(token, hash)) return (await resolve()) ? ownBucket : address;
     const lookups = `lookup:${address}`;
     const { totalHits } = await store.increment(lookups);
-    // Over budget: this bucket is the answer (counted once more, it is over the limit: 429).
-    if (totalHits > limit) return lookups;
+    if (totalHits > limit) {
+      // Over the address's budget: the answer is this bucket (counted once more, it is over the limit:
+      // 429), unless the token may be a key, which is looked up within its own bound.
+      if (!(await tokens.mayBeKey(token, hash))) return lookups;
+      const { totalHits: tokenHits } = await store.increment(`lookup-key:${hash.slice(0, 32)}`);
+      if (tokenHits > KEY_LOOKUPS_PER_WINDOW) return lookups;
+      if (!(await resolve())) return lookups;
+      await store.decrement(lookups);
+      return ownBucket;
+    }
     const principal = await resolve();
     if (!principal) return address;
     await store.decrement(lookups);

@@ -108,7 +108,8 @@ export class DeliveryWorker {
 
   /** One attempt of a leased delivery: sent, counted, and handed to the recorder. */
   private async attempt(d: ClaimedDelivery): Promise<void> {
-    const attempt = d.attempts + 1;
+    // Counted when the delivery was leased (delivery.repository.ts): this attempt's number.
+    const attempt = d.attempts;
     const attemptedAt = new Date();
     const result = await this.o.sender.send({
       url: d.url,

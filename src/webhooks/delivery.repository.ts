@@ -25,7 +25,10 @@ function deliveryRow(r: PlannedDelivery) {
   return { subscription_id: r.subscriptionId, map_id: r.mapId, event_id: r.eventId, event_type: r.eventType, event_at_ms: r.eventAtMs, body: r.body };
 }
 
-/** A delivery leased to one worker for its next attempt. */
+/**
+ * A delivery leased to one worker for its next attempt. `attempts` counts attempts begun, this one included:
+ * each lease adds one before anything is sent, so a repeat after a worker died carries the next number.
+ */
 export interface ClaimedDelivery {
   id: string;
   subscription_id: string;
@@ -163,9 +166,10 @@ export class DeliveryRepository {
          select * from unnest($3::uuid[], $4::text[], $5::text[], $6::float8[], $7::text[]) with ordinality
            as e(map_id, event_id, event_type, event_at_ms, body, n)),
        ins as (
-         insert into webhook_deliveries (subscription_id, map_id, event_id, event_type, event_at, body, lease_owner, lease_until)
+         insert into webhook_deliveries (subscription_id, map_id, event_id, event_type, event_at, body, lease_owner, lease_until, attempts)
          select p.subscription_id, ev.map_id, ev.event_id, ev.event_type, to_timestamp(ev.event_at_ms / 1000.0), ev.body,
-           case when p.lease then $1::text end, case when p.lease then now() + make_interval(secs => $2::float8 / 1000.0) end
+           case when p.lease then $1::text end, case when p.lease then now() + make_interval(secs => $2::float8 / 1000.0) end,
+           case when p.lease then 1 else 0 end
          from unnest($8::int[], $9::uuid[], $10::boolean[]) with ordinality as p(e, subscription_id, lease, n)
          join ev on ev.n = p.e
          where (select stale from moved) is null
@@ -205,7 +209,7 @@ export class DeliveryRepository {
       }
       if (row.url === null || row.secret_encrypted === null) continue;
       const r = byPair.get(`${row.subscription_id} ${row.event_id}`)!;
-      leased.push({ ...deliveryRow(r), id: row.id, attempts: 0, url: row.url, secret_encrypted: row.secret_encrypted });
+      leased.push({ ...deliveryRow(r), id: row.id, attempts: 1, url: row.url, secret_encrypted: row.secret_encrypted });
     }
     return { added, leased, queued, stale };
   }
@@ -220,7 +224,8 @@ export class DeliveryRepository {
     if (ids.length === 0) return [];
     return db.allBound<ClaimedDelivery>(
       `with leased as (
-         update webhook_deliveries d set lease_owner = $2::text, lease_until = now() + make_interval(secs => $3::float8 / 1000.0)
+         update webhook_deliveries d set lease_owner = $2::text, lease_until = now() + make_interval(secs => $3::float8 / 1000.0),
+           attempts = d.attempts + 1
          from webhook_subscriptions s, maps m
          where d.id = any($1::bigint[]) and s.id = d.subscription_id and s.active and m.id = s.map_id and m.webhooks_enabled
            and d.state = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until < now())
@@ -262,7 +267,8 @@ export class DeliveryRepository {
              and (d.lease_until is null or d.lease_until < now())
            order by d.next_attempt_at limit greatest(0, coalesce(allow.n, $2::int))) x
          order by x.next_attempt_at limit $3::int)
-       update webhook_deliveries d set lease_owner = $4::text, lease_until = now() + make_interval(secs => $5::float8 / 1000.0)
+       update webhook_deliveries d set lease_owner = $4::text, lease_until = now() + make_interval(secs => $5::float8 / 1000.0),
+         attempts = d.attempts + 1
        from picked, webhook_subscriptions s
        where d.id = picked.id and s.id = d.subscription_id
          -- Re-checked under the row lock: a row another worker leased meanwhile is left to it.
@@ -281,11 +287,12 @@ export class DeliveryRepository {
     );
   }
 
-  /** Ends this worker's leases of deliveries it did not attempt (it is stopping): another worker may take them at once. */
+  /** Ends this worker's leases of deliveries it did not send (their counts go back): another worker may take them at once. */
   async release(db: Db, owner: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await db.runBound(
-      `update webhook_deliveries set lease_owner = null, lease_until = null where id = any($1::bigint[]) and lease_owner = $2::text and state = 'pending'`,
+      `update webhook_deliveries set lease_owner = null, lease_until = null, attempts = greatest(attempts - 1, 0)
+       where id = any($1::bigint[]) and lease_owner = $2::text and state = 'pending'`,
       [ids, owner],
     );
   }

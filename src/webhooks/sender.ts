@@ -123,7 +123,8 @@ export class WebhookSender {
       checked = await checkUrl(req.url, { allowInsecure: this.opts.allowInsecure, ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}) });
     } catch (err) {
       const message = err instanceof UnsafeUrlError ? err.message : String(err);
-      return done({ ok: false, status: null, errorClass: /does not resolve/.test(message) ? 'dns' : 'refused_url', error: `URL refused: ${message}` });
+      // One class and message whether the host does not resolve or resolves to a non-public address (url-guard.ts).
+      return done({ ok: false, status: null, errorClass: 'refused_url', error: `URL refused: ${message}` });
     }
     const body = Buffer.from(req.body, 'utf8');
     // A deadline for the whole attempt (connect, answer and body), cleared when it ends: a timer that
@@ -152,8 +153,20 @@ export class WebhookSender {
           'x-service-delivery-attempt': String(req.attempt),
         },
       });
-      await drain(res.data as NodeJS.ReadableStream & { destroy(): void }, signal);
+      const read = await drain(res.data as NodeJS.ReadableStream & { destroy(): void; complete?: boolean }, signal);
       const status = res.status;
+      // An answer the receiver cut short (a reset, or a close before its Content-Length) is no answer:
+      // whatever its status said, the receiver may not have taken the event.
+      if (read.cut) {
+        const expected = res.headers['content-length'];
+        const of = typeof expected === 'string' && /^\d+$/.test(expected) ? ` of ${expected}` : '';
+        return done({
+          ok: false,
+          status,
+          errorClass: 'connect',
+          error: `receiver answered ${status}, then the connection ended after ${read.bytes}${of} bytes of the body`,
+        });
+      }
       if (status >= 200 && status < 300) return done({ ok: true, status, errorClass: null, error: null });
       const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after'] as string | undefined) : undefined;
       if (status === 410) return done({ ok: false, status, errorClass: 'http_410', error: 'receiver answered 410 Gone', gone: true });
@@ -189,20 +202,26 @@ export class WebhookSender {
   }
 }
 
-/** Reads the response body to its end (bounded), so the keep-alive connection can carry the next request. */
-async function drain(stream: NodeJS.ReadableStream & { destroy(): void }, signal: AbortSignal): Promise<void> {
+/**
+ * Reads the response body to its end (bounded), so the keep-alive connection can carry the next request.
+ * `cut` when the receiver ended it early: the connection reset or closed before the body's end (Node's
+ * `complete` stays false). A body the sender stops reading itself (past 64 KB, or still coming at the
+ * attempt's deadline) is not cut: the status came, and the rest only costs the connection.
+ */
+async function drain(stream: NodeJS.ReadableStream & { destroy(): void; complete?: boolean }, signal: AbortSignal): Promise<{ cut: boolean; bytes: number }> {
   let size = 0;
   try {
     for await (const chunk of stream) {
       size += (chunk as Buffer).length;
       if (size > MAX_RESPONSE_BYTES || signal.aborted) {
         stream.destroy();
-        return;
+        return { cut: false, bytes: size };
       }
     }
   } catch {
-    // The status is what counts; a body cut short only costs the connection.
+    return { cut: !signal.aborted, bytes: size };
   }
+  return { cut: stream.complete === false && !signal.aborted, bytes: size };
 }
 
 const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(VERIFY|GET)|ERR_OSSL|HOSTNAME_MISMATCH|ERR_TLS_CERT)/;

@@ -135,6 +135,13 @@ export function checkUrlShape(text: string, allowInsecure = false): URL {
   return url;
 }
 
+/**
+ * The one refusal of a host that does not resolve or resolves to an address that is not public. It
+ * names neither the address nor which of the two it was: a key holder could otherwise map a cluster's
+ * internal names (which exist, and where they point) through the refusals.
+ */
+export const NOT_PUBLIC_MESSAGE = 'must name a host that resolves to public addresses only';
+
 /** Checks the URL and every address its host resolves to; returns the address to connect to. */
 export async function checkUrl(text: string, opts: { allowInsecure?: boolean; resolve?: Resolve } = {}): Promise<CheckedUrl> {
   const url = checkUrlShape(text, opts.allowInsecure);
@@ -146,14 +153,11 @@ export async function checkUrl(text: string, opts: { allowInsecure?: boolean; re
     try {
       addresses = await (opts.resolve ?? systemResolve)(host);
     } catch {
-      throw new UnsafeUrlError(`host ${host} does not resolve`);
+      throw new UnsafeUrlError(NOT_PUBLIC_MESSAGE, true);
     }
   }
-  if (addresses.length === 0) throw new UnsafeUrlError(`host ${host} does not resolve`);
-  if (!opts.allowInsecure) {
-    const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) throw new UnsafeUrlError(`resolves to ${refused.address}, which is not a public address`, true);
-  }
+  if (addresses.length === 0) throw new UnsafeUrlError(NOT_PUBLIC_MESSAGE, true);
+  if (!opts.allowInsecure && addresses.some((a) => !isPublicAddress(a.address))) throw new UnsafeUrlError(NOT_PUBLIC_MESSAGE, true);
   return { url, address: addresses[0]!.address, family: addresses[0]!.family };
 }
 

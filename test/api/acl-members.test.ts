@@ -240,6 +240,43 @@ describe('ACL members API (spec 4.4, 2.10; decisions §3, §5)', () => {
       expect(await events(acl.id)).toHaveLength(2);
     });
 
+    it('refuses the same id as a second kind with 409 member_id_taken, so the member paths name one member', async () => {
+      const acl = await newAcl(true);
+      const id = freshId();
+      const first = await addOk(acl, { eve_character_id: id, role: 'viewer' });
+      const before = await events(acl.id);
+      for (const field of ['eve_corporation_id', 'eve_alliance_id']) {
+        const res = await addMember(acl, { [field]: id, role: 'member' });
+        expect(res.status).toBe(409);
+        const err = (await res.json()) as ErrorBody;
+        expect(err.code).toBe('member_id_taken');
+        expect(err.error).toContain('character member');
+      }
+      expect(await readMembers(acl)).toEqual([first]);
+      expect(await events(acl.id)).toEqual(before);
+      // PUT and DELETE by that id act on the one member there is.
+      const put = await send('PUT', `/api/acls/${acl.id}/members/${id}`, acl.api_key, { member: { role: 'member' } });
+      expect(put.status).toBe(200);
+      expect(((await put.json()) as { data: Member }).data).toMatchObject({ id: first.id, eve_character_id: id, role: 'member' });
+      expect((await send('DELETE', `/api/acls/${acl.id}/members/${id}`, acl.api_key)).status).toBe(200);
+      expect(await readMembers(acl)).toEqual([]);
+    });
+
+    it('adds an id once when it is posted as different kinds at once; the others get 409', async () => {
+      const acl = await newAcl();
+      const id = freshId();
+      const kinds = ['eve_character_id', 'eve_corporation_id', 'eve_alliance_id', 'eve_corporation_id'];
+      const results = await Promise.all(
+        kinds.map((field) => addMember(acl, { [field]: id, role: 'viewer' }).then(async (r) => [r.status, ((await r.json()) as ErrorBody).code])),
+      );
+      expect(results.filter(([s]) => s === 200)).toHaveLength(1);
+      for (const [status, code] of results.filter(([s]) => s !== 200)) {
+        expect(status).toBe(409);
+        expect(['member_exists', 'member_id_taken']).toContain(code);
+      }
+      expect(await memberRows(acl.id)).toHaveLength(1);
+    });
+
     it('allows the same external id as a character in one ACL and in another ACL', async () => {
       const a = await newAcl();
       const b = await newAcl();

@@ -116,7 +116,7 @@ describe('401 before the body', () => {
 
   it('labels an early 401 by its route template in the metrics', async () => {
     await expectUnauthorized(await t.fetch(`/api/acls/${mapId}`, { method: 'PUT', headers: JSON_CT, body: '{' }));
-    const text = await (await t.fetch('/metrics')).text();
+    const text = await (await fetch(`${t.opsUrl}/metrics`)).text();
     expect(text).toMatch(/mapintel_http_requests_total\{method="PUT",route="\/api\/acls\/:id",status="401"\} [1-9]/);
   });
 

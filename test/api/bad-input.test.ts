@@ -257,6 +257,8 @@ const ENDPOINTS: Endpoint[] = [
     params: (c) => ({ map_id: c.mapId, id: c.structureId }),
   },
   { method: 'POST', route: '/api/maps/:map_id/kills', token: 'map', params: mapPath, body: KILL },
+  // A killmail id the map does not have: nothing to delete, and nothing is (the snapshot checks it).
+  { method: 'DELETE', route: '/api/maps/:map_id/kills/:killmail_id', token: 'map', params: (c) => ({ map_id: c.mapId, killmail_id: '987654321' }) },
   {
     method: 'PUT',
     route: '/api/maps/:map_id/tracked-characters/:eve_id',
@@ -567,6 +569,9 @@ function withInvalidBytes(body: Json, at: (string | number)[], bytes: number[]):
   return Buffer.concat([Buffer.from(before), Buffer.from(bytes), Buffer.from(after)]);
 }
 
+/** The batch endpoints: they take SERVICE_MAX_BODY_BYTES, every other endpoint 128 KiB. */
+const BULK_ROUTES = ['POST /api/maps/:map_id/kills', 'POST /api/maps/:map_id/systems', 'PUT /api/maps/:map_id/systems/:solar_system_id/signatures'];
+
 /** Dummy context to enumerate the body structure at collection time. */
 const SHAPE_CTX = new Proxy({} as Ctx, { get: () => 'x' });
 
@@ -650,6 +655,20 @@ function casesFor(ep: Endpoint): Case[] {
       return { ...base(c), name: 'nul extra', path: `${u}${u.includes('?') ? '&' : '?'}zz=%00`, status: 400 };
     },
   });
+  // Bracket names (other frameworks' array and object syntax) are refused, not ignored, on every route.
+  for (const [label, raw] of [
+    ['array syntax', 'x[]=1'],
+    ['object syntax', 'x[a]=1'],
+    ['encoded brackets', 'x%5B%5D=1'],
+  ] as const) {
+    cases.push({
+      name: `query: bracket name (${label})`,
+      build: (c) => {
+        const u = url(ep, c);
+        return { ...base(c), name: `bracket ${label}`, path: `${u}${u.includes('?') ? '&' : '?'}${raw}`, status: 400, code: 'validation_failed' };
+      },
+    });
+  }
   cases.push({
     name: 'path: extra segment with invalid UTF-8',
     build: (c) => ({ ...base(c), name: 'extra segment', path: `${fillPath(ep.route, ep.params?.(c) ?? {})}/%FF%C3%28` }),
@@ -735,8 +754,13 @@ function casesFor(ep: Endpoint): Case[] {
           status: 400,
         }),
     });
-    cases.push({ name: 'body: 100k nested arrays', build: (c) => send(c, '['.repeat(100_000) + ']'.repeat(100_000), { status: 400 }) });
-    cases.push({ name: 'body: 100k unclosed brackets', build: (c) => send(c, '{"a":' + '['.repeat(100_000), { status: 400, code: 'invalid_json' }) });
+    // 200 KB: over a single edit's 128 KiB (413 before it is read); a batch endpoint reads it and refuses its nesting.
+    cases.push({
+      name: 'body: 100k nested arrays',
+      build: (c) => send(c, '['.repeat(100_000) + ']'.repeat(100_000), { status: BULK_ROUTES.includes(`${ep.method} ${ep.route}`) ? 400 : 413 }),
+    });
+    // Refused for its nesting, told from its bytes before any parse.
+    cases.push({ name: 'body: 100k unclosed brackets', build: (c) => send(c, '{"a":' + '['.repeat(100_000), { status: 400, code: 'validation_failed' }) });
     for (const raw of ['{"acl": ', "{'name': 'x'}", '{"name": "x",}', '\u0000']) {
       cases.push({ name: `body: invalid JSON ${JSON.stringify(raw)}`, build: (c) => send(c, raw, { status: 400, code: 'invalid_json' }) });
     }

@@ -355,7 +355,7 @@ describe('errors, request ids, health and metrics', () => {
       expect((await t.fetch(`/api/acls/${aclId}`, { token: aclKey })).status).toBe(200);
       expect((await t.fetch('/api/definitely/not/here/12345')).status).toBe(404);
       expect((await t.fetch('/readyz')).status).toBe(200);
-      const res = await t.fetch('/metrics');
+      const res = await fetch(`${t.opsUrl}/metrics`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
       text = await res.text();

@@ -57,7 +57,7 @@ describe('favicon', () => {
 
   it('counts requests under their own route label', async () => {
     await t.fetch('/favicon.ico');
-    const metrics = await (await t.fetch('/metrics')).text();
+    const metrics = await (await fetch(`${t.opsUrl}/metrics`)).text();
     expect(metrics).toMatch(/mapintel_http_requests_total\{method="GET",route="\/favicon\.ico",status="200"\} [1-9]/);
   });
 });

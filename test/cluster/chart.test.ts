@@ -209,6 +209,29 @@ describe.skipIf(unavailable)('Helm chart charts/mapintel', () => {
     expect(() => cluster.helm(['template', 'rel', CHART, '--set', 'database.url=postgres://db/x'])).toThrow(/redis.url or redis.existingSecret is required/);
   });
 
+  it('requires the trusted proxies with the Ingress, and renders them into every mapintel container', () => {
+    expect(() => cluster.helm(['template', 'rel', CHART, '--set', 'ingress.enabled=true'])).toThrow(/ingress.trustedProxies is required with ingress.enabled/);
+    expect(() => cluster.helm(['template', 'rel', CHART, '--set', 'ingress.enabled=true', '--set', 'ingress.trustedProxies={not a cidr}'])).toThrow(
+      /does not match pattern/,
+    );
+    const envOf = (objs: Obj[]) =>
+      objs
+        .filter((o) => o.kind === 'Deployment')
+        .map(
+          (o) =>
+            [
+              o.metadata.name,
+              ((o.spec as any).template.spec.containers[0].env as { name: string; value?: string }[]).filter((e) => e.name === 'SERVICE_TRUSTED_PROXIES'),
+            ] as const,
+        );
+    for (const [name, env] of envOf(full)) expect(env, name).toEqual([{ name: 'SERVICE_TRUSTED_PROXIES', value: '10.244.0.0/16,10.96.0.0/12' }]);
+    // Set through env instead: that value, once.
+    const viaEnv = parse(cluster.helm(['template', 'rel', CHART, '--set', 'ingress.enabled=true', '--set', 'env.SERVICE_TRUSTED_PROXIES=10.0.0.0/8']));
+    for (const [name, env] of envOf(viaEnv)) expect(env, name).toEqual([{ name: 'SERVICE_TRUSTED_PROXIES', value: '10.0.0.0/8' }]);
+    // Without the Ingress nothing is set (a LoadBalancer Service hands the pods the clients' own addresses).
+    for (const [name, env] of envOf(defaults)) expect(env, name).toEqual([]);
+  });
+
   it('every rendered object passes a server-side dry-run, with default and with full values', () => {
     for (const [ns, values] of [
       ['chart-defaults', []],

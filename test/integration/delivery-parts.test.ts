@@ -69,7 +69,7 @@ describe('delivery worker parts', () => {
     await moveSystem(s, map.slug, key, 31000001);
     await waitFor(() => sink.taken.length === 1, 15_000);
     const leased = sink.taken[0]!;
-    expect(leased).toMatchObject({ subscription_id: sub.id, map_id: map.id, attempts: 0, url: `${receiver.url}/planner` });
+    expect(leased).toMatchObject({ subscription_id: sub.id, map_id: map.id, attempts: 1, url: `${receiver.url}/planner` });
     expect(JSON.parse(leased.body)).toMatchObject({ id: leased.event_id, map_id: map.id });
     expect(sink.released).toBe(1);
 

@@ -35,7 +35,8 @@ let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({
     roles: [apiRole, streamRole, workerRole],
-    env: { SERVICE_SSE_ENABLED: 'true', SERVICE_WEBHOOKS_ENABLED: 'true' },
+    // The public port serves /metrics too only when asked (it is the ops port's by default).
+    env: { SERVICE_SSE_ENABLED: 'true', SERVICE_WEBHOOKS_ENABLED: 'true', SERVICE_METRICS_PUBLIC: 'true' },
   });
 });
 afterAll(async () => {

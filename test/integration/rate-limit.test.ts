@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { uniqueName } from '../support/db.js';
 import { importFixture, makeMap } from '../support/factories.js';
-import { generateToken } from '../../src/crypto.js';
+import { generateToken, hashToken } from '../../src/crypto.js';
 
 const LIMIT = 5;
 const JSON_CT = { 'content-type': 'application/json' };
@@ -216,6 +216,7 @@ describe('made-up keys count against the client address', () => {
   let t: TestServer;
   let mapId: string;
   let key: string;
+  let ownerEveId: string;
 
   // Each test speaks from an address of its own (X-Forwarded-For from the trusted loopback proxy).
   const from = (address: string) => ({ 'x-forwarded-for': address });
@@ -231,8 +232,51 @@ describe('made-up keys count against the client address', () => {
     const m = await makeMap(t.platform);
     mapId = m.map.id;
     key = m.key;
+    ownerEveId = m.ownerEveId;
   });
   afterAll(async () => t?.close());
+
+  it('serves a key it has never seen, from an address locked out by made-up keys: a valid key is never refused for the others', async () => {
+    const addr = from('203.0.113.14');
+    for (let i = 0; i < 2 * LIMIT; i++) await status(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: generateToken('mik'), headers: addr }));
+    // Locked out: anonymous requests and made-up tokens from this address wait for the window.
+    expectRateLimited(await seen(await t.fetch('/api/common/system-static-info?id=30000142', { headers: addr })));
+    expectRateLimited(await seen(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: generateToken('mik'), headers: addr })));
+    // A key issued now, never used anywhere; an ACL key; and a key another process wrote to the database
+    // after this one read its keys.
+    const issued = (await t.platform.admin.issueKey(mapId, { character_eve_id: ownerEveId })).api_key;
+    const acl = await t.fetch(`/api/map/acls?map_id=${mapId}`, {
+      method: 'POST',
+      token: key,
+      headers: { ...JSON_CT, ...from('203.0.113.15') },
+      body: JSON.stringify({ acl: { name: 'lockout', owner_eve_id: ownerEveId } }),
+    });
+    const aclKey = ((await acl.json()) as { data: { api_key: string } }).data.api_key;
+    const elsewhere = generateToken('mik');
+    await t.platform.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        'insert into map_api_keys (map_id, character_id, key_hash, prefix) select map_id, character_id, ?, ? from map_api_keys where map_id = ? limit 1',
+        [hashToken(elsewhere), elsewhere.slice(0, 10), mapId],
+      );
+    for (const [label, token, path] of [
+      ['issued', issued, `/api/map/systems?map_id=${mapId}`],
+      ['acl', aclKey, '/api/characters'],
+      ['elsewhere', elsewhere, `/api/map/systems?map_id=${mapId}`],
+    ] as const) {
+      const res = await seen(await t.fetch(path, { token, headers: addr }));
+      expect(res.status, label).toBe(200);
+      // Its own budget, not the address's.
+      expect(res.remaining, label).toBe(LIMIT - 1);
+    }
+    // Made-up tokens from the address still cost no lookup and get 429.
+    const before = await lookups();
+    for (let i = 0; i < 3; i++) {
+      expect(await status(await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: generateToken('mik'), headers: addr }))).toBe(429);
+    }
+    expect((await lookups()) - before).toBe(0);
+  });
 
   it('cuts a flood of distinct random keys from one address off at the per-address limit, with at most one database lookup per allowed request', async () => {
     const before = await lookups();

@@ -161,6 +161,14 @@ describe('webhook delivery under faults', () => {
     const sends = (id: string) => receiver.received.filter((r) => r.headers['x-service-event-id'] === id);
     await expect.poll(() => [...inFlight].every((id) => sends(id).length >= 2), { timeout: 60_000, interval: 100 }).toBe(true);
     for (const id of inFlight) expect(sends(id)[1]!.at, id).toBeGreaterThanOrEqual(leaseUntil.get(id)!);
+    // The repeat says so: the dead worker's attempt was counted before it was sent.
+    for (const id of inFlight)
+      expect(
+        sends(id)
+          .map((r) => r.headers['x-service-delivery-attempt'])
+          .slice(0, 2),
+        id,
+      ).toEqual(['1', '2']);
     await expect.poll(() => new Set(deliveredIds(receiver)).size, { timeout: 60_000, interval: 100 }).toBe(ids.length);
     expect([...new Set(deliveredIds(receiver))].sort()).toEqual(ids);
     await w2.stop();

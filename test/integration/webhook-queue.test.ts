@@ -120,8 +120,8 @@ describe('webhook delivery queue', () => {
     const first = await repo.plan(db, rows, { owner: 'planner', leaseMs: 60_000, rows: new Set([0, 2]) });
     expect(first.added).toBe(4);
     expect(first.leased.map((d) => [d.event_id, d.attempts, d.body, d.url])).toEqual([
-      [rows[0]!.eventId, 0, '{}', expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/q\d+$/)],
-      [rows[2]!.eventId, 0, '{}', expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/q\d+$/)],
+      [rows[0]!.eventId, 1, '{}', expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/q\d+$/)],
+      [rows[2]!.eventId, 1, '{}', expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/q\d+$/)],
     ]);
     expect(first.leased.every((d) => /^v1\./.test(d.secret_encrypted) && d.subscription_id === ids[0] && d.map_id === mapId)).toBe(true);
     // The rows not leased come back as queued: their ids, in insertion order.
@@ -163,7 +163,7 @@ describe('webhook delivery queue', () => {
       event_type: 'add_system',
       event_at_ms: expect.any(Number),
       body: '{}',
-      attempts: 0,
+      attempts: 1,
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/q\d+$/),
       secret_encrypted: expect.stringMatching(/^v1\./),
     });
@@ -207,6 +207,30 @@ describe('webhook delivery queue', () => {
       [mapId],
     );
     expect(stored).toEqual(rows.map((r, i) => ({ subscription_id: r.subscriptionId, event_id: r.eventId, body: r.body, leased: [1, 6, 11].includes(i) })));
+  });
+
+  it('counts an attempt in the statement that leases it: a delivery taken over after its worker died carries the next number', async () => {
+    const { mapId, ids } = await subscriptions(1);
+    const [row] = planned(mapId, ids[0]!, 1);
+    const { queued } = await repo.plan(db, [row!]);
+    const attemptsOf = async () => (await db.one<{ attempts: number }>('select attempts from webhook_deliveries where id = ?', [queued[0]!.id]))!.attempts;
+    expect(await attemptsOf()).toBe(0);
+    const mine = <D extends { subscription_id: string }>(d: D[]) => d.filter((x) => x.subscription_id === ids[0]);
+    // A worker leases it (attempt 1 is persisted before any byte is sent), then dies: its lease runs out.
+    expect(mine(await repo.claim(db, 'dead', 60_000, 10, 8, new Map())).map((d) => d.attempts)).toEqual([1]);
+    expect(await attemptsOf()).toBe(1);
+    await db.run(`update webhook_deliveries set lease_until = now() - interval '1 second' where id = ?`, [queued[0]!.id]);
+    // The next worker's attempt is the second, by claim or by lease by id alike.
+    expect(mine(await repo.claim(db, 'alive', 60_000, 10, 8, new Map())).map((d) => d.attempts)).toEqual([2]);
+    await db.run(`update webhook_deliveries set lease_until = now() - interval '1 second' where id = ?`, [queued[0]!.id]);
+    expect((await repo.leaseIds(db, 'third', 60_000, [queued[0]!.id])).map((d) => d.attempts)).toEqual([3]);
+    // Given back unsent (a worker stopping): the lease's count is taken back, the next lease is the third again.
+    await repo.release(db, 'third', [queued[0]!.id]);
+    expect(await attemptsOf()).toBe(2);
+    expect(mine(await repo.claim(db, 'fourth', 60_000, 10, 8, new Map())).map((d) => d.attempts)).toEqual([3]);
+    // A row leased as it is planned is attempt 1 already.
+    const [fresh] = planned(mapId, ids[0]!, 1);
+    expect((await repo.plan(db, [fresh!], { owner: 'planner', leaseMs: 60_000, rows: new Set([0]) })).leased.map((d) => d.attempts)).toEqual([1]);
   });
 
   it('gives back only its own pending leases when a worker releases them', async () => {
@@ -263,7 +287,7 @@ describe('webhook delivery queue', () => {
       await db.all('select event_id, state, attempts, last_status, lease_owner from webhook_deliveries where subscription_id = ? order by id', [ids[0]]),
     ).toEqual([
       { event_id: rows[0]!.eventId, state: 'delivered', attempts: 1, last_status: 200, lease_owner: null },
-      { event_id: rows[1]!.eventId, state: 'pending', attempts: 0, last_status: null, lease_owner: 'theirs' },
+      { event_id: rows[1]!.eventId, state: 'pending', attempts: 1, last_status: null, lease_owner: 'theirs' },
     ]);
     expect(
       await db.all('select event_id, attempt, status, outcome, duration_ms from webhook_attempts where subscription_id = ? order by event_id', [ids[0]]),

@@ -52,7 +52,9 @@ describe('webhook sender', () => {
       const sender = new WebhookSender({ timeoutMs: 2_000, allowInsecure: false, resolve });
       const r = await sender.send(request(`https://hooks.example:${port}/hook`));
       expect(r, answer).toMatchObject({ ok: false, status: null, errorClass: 'refused_url' });
-      expect(r.error).toContain(answer);
+      // Never the address it resolved to (nor whether it resolved): one message for every refusal.
+      expect(r.error).not.toContain(answer);
+      expect(r.error).toBe('URL refused: must name a host that resolves to public addresses only');
     }
     // A name that answers public and private addresses is refused too (any one private address).
     const mixed: Resolve = async () => [
@@ -217,6 +219,35 @@ describe('webhook sender', () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('counts an answer the receiver cuts short (a reset, or a close before its Content-Length) as a failure', async () => {
+    const server = net.createServer((socket) => {
+      let head = '';
+      socket.on('data', (chunk: Buffer) => {
+        head += chunk.toString('latin1');
+        if (!head.includes('\r\n\r\n') || !head.includes('{"id":"x"}')) return;
+        const path = head.split(' ')[1];
+        socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 100\r\n\r\n1234567', () => {
+          if (path === '/reset') socket.resetAndDestroy();
+          else if (path === '/close') socket.end();
+        });
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.5', resolve));
+    const base = `http://127.0.0.5:${(server.address() as AddressInfo).port}`;
+    const sender = new WebhookSender({ timeoutMs: 5_000, allowInsecure: true });
+    try {
+      for (const path of ['/reset', '/close']) {
+        const r = await sender.send(request(`${base}${path}`));
+        expect(r, path).toMatchObject({ ok: false, status: 200, errorClass: 'connect', gone: false });
+        expect(r.error, path).toBe('receiver answered 200, then the connection ended after 7 of 100 bytes of the body');
+      }
+    } finally {
+      sender.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 

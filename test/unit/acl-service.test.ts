@@ -73,7 +73,10 @@ function world() {
     } as AclRepository,
     members: {
       list: async (_db, aclId) => members.filter((m) => m.acl_id === aclId),
-      exists: async (_db, aclId, type, eveId) => members.some((m) => m.acl_id === aclId && m[`eve_${type}_id`] === eveId),
+      kindOfIdLocked: async (_db, aclId, eveId) => {
+        const m = members.find((r) => r.acl_id === aclId && [r.eve_character_id, r.eve_corporation_id, r.eve_alliance_id].includes(eveId));
+        return m ? (m.eve_character_id === eveId ? 'character' : m.eve_corporation_id === eveId ? 'corporation' : 'alliance') : undefined;
+      },
       insert: async (_db, aclId, m) => {
         const row = {
           acl_id: aclId,
@@ -166,6 +169,7 @@ describe('AclService (in-memory fakes)', () => {
     const stranger = await service.addMember(me, acl.id, { eve_alliance_id: '99123456', role: 'viewer' });
     expect(stranger.name).toBe('99123456');
     expect(await codeOf(service.addMember(me, acl.id, { eve_corporation_id: '98000001', role: 'viewer' }))).toBe('409 member_exists');
+    expect(await codeOf(service.addMember(me, acl.id, { eve_character_id: '98000001', role: 'viewer' }))).toBe('409 member_id_taken');
     expect(events.map((e) => [e.mapId, e.type])).toEqual([
       ['map-a', 'acl_member_added'],
       ['map-b', 'acl_member_added'],

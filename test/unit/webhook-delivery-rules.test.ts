@@ -5,6 +5,8 @@ import { Webhook } from 'standardwebhooks';
 import { signature, signingHeaders, standardSignature, standardWebhooksKey, verify } from '../../src/webhooks/signer.js';
 import { DEFAULT_RETRY_WAITS_MS, nextWaitMs, parseRetryAfter } from '../../src/webhooks/retry-schedule.js';
 import { checkUrl, checkUrlShape, isPublicAddress, pinnedLookup, UnsafeUrlError, type Resolve } from '../../src/webhooks/url-guard.js';
+/** The one refusal of a non-public or unresolved host (it names neither the address nor the outcome). */
+const UNIFORM_REFUSAL = 'must name a host that resolves to public addresses only';
 
 const BODY = '{"id":"01J","type":"map_kill"}';
 
@@ -122,6 +124,27 @@ describe('webhook URLs', () => {
     expect(checkUrlShape('http://127.0.0.1:9000/hook', true).port).toBe('9000');
   });
 
+  it('refuses hostnames that resolve to a non-public address or not at all, with one message naming neither the address nor the outcome', async () => {
+    const resolve: Resolve = async (host) => (host === 'internal.example' ? [{ address: '10.1.2.3', family: 4 }] : []);
+    const failing: Resolve = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+    };
+    const messages = await Promise.all(
+      [
+        checkUrl('https://internal.example/h', { resolve }),
+        checkUrl('https://nowhere.example/h', { resolve }),
+        checkUrl('https://x.example/h', { resolve: failing }),
+      ].map((p) =>
+        p.then(
+          () => 'accepted',
+          (err: Error) => err.message,
+        ),
+      ),
+    );
+    expect(messages).toEqual([UNIFORM_REFUSAL, UNIFORM_REFUSAL, UNIFORM_REFUSAL]);
+    for (const m of messages) expect(m).not.toMatch(/10\.1\.2\.3|does not resolve|not a public address|internal\.example|nowhere/);
+  });
+
   it('refuses hostnames that resolve to a non-public address, and IP literals that are one', async () => {
     const dnsOf =
       (answers: Record<string, string[]>): Resolve =>
@@ -134,12 +157,12 @@ describe('webhook URLs', () => {
       'six.example': ['::ffff:192.168.0.1'],
     });
     expect(await checkUrl('https://ok.example/h', { resolve })).toMatchObject({ address: '93.184.215.14', family: 4 });
-    await expect(checkUrl('https://sneaky.example/h', { resolve })).rejects.toThrow('resolves to 10.0.0.7, which is not a public address');
+    await expect(checkUrl('https://sneaky.example/h', { resolve })).rejects.toThrow(UNIFORM_REFUSAL);
     await expect(checkUrl('https://meta.example/h', { resolve })).rejects.toThrow(UnsafeUrlError);
     await expect(checkUrl('https://six.example/h', { resolve })).rejects.toThrow(UnsafeUrlError);
-    await expect(checkUrl('https://nowhere.example/h', { resolve })).rejects.toThrow('does not resolve');
-    await expect(checkUrl('https://127.0.0.1/h', { resolve })).rejects.toThrow('127.0.0.1');
-    await expect(checkUrl('https://[::1]/h', { resolve })).rejects.toThrow('::1');
+    await expect(checkUrl('https://nowhere.example/h', { resolve })).rejects.toThrow(UNIFORM_REFUSAL);
+    await expect(checkUrl('https://127.0.0.1/h', { resolve })).rejects.toThrow(UNIFORM_REFUSAL);
+    await expect(checkUrl('https://[::1]/h', { resolve })).rejects.toThrow(UNIFORM_REFUSAL);
     expect((await checkUrl('http://127.0.0.1:9/h', { resolve, allowInsecure: true })).address).toBe('127.0.0.1');
   });
 

@@ -56,6 +56,9 @@ cluster makes (keys DATABASE_URL, REDIS_URL, SERVICE_ENCRYPTION_KEY, optional SE
 some of them, the chart makes it and every one must come from a value or an existing Secret.
 */}}
 {{- define "mapintel.checkValues" -}}
+{{- if and .Values.ingress.enabled (not .Values.ingress.trustedProxies) (not (hasKey .Values.env "SERVICE_TRUSTED_PROXIES")) -}}
+{{- fail "ingress.trustedProxies is required with ingress.enabled: the addresses or CIDR of the Ingress controller's pods (the cluster's pod CIDR, e.g. 10.244.0.0/16); without it every client shares the controller's address for rate limits" -}}
+{{- end -}}
 {{- if include "mapintel.createSecret" . -}}
 {{- if not (or .Values.database.url .Values.database.existingSecret) -}}
 {{- fail "database.url or database.existingSecret is required: the chart runs against an external PostgreSQL" -}}
@@ -113,6 +116,10 @@ some of them, the chart makes it and every one must come from a value or an exis
   value: "8080"
 - name: OPS_PORT
   value: {{ .Values.service.opsPort | quote }}
+{{- if and .Values.ingress.trustedProxies (not (hasKey .Values.env "SERVICE_TRUSTED_PROXIES")) }}
+- name: SERVICE_TRUSTED_PROXIES
+  value: {{ join "," .Values.ingress.trustedProxies | quote }}
+{{- end }}
 {{- range $k, $v := .Values.env }}
 - name: {{ $k }}
   value: {{ $v | quote }}

@@ -144,6 +144,11 @@ export class KillRepository {
     );
   }
 
+  /** Deletes the map's kill with this killmail id; whether there was one. */
+  async deleteOne(db: Db, mapId: string, killmailId: number): Promise<boolean> {
+    return (await db.run('delete from map_kills where map_id = ? and killmail_id = ?', [mapId, killmailId])) > 0;
+  }
+
   /**
    * Deletes kills (of every map) whose `kill_time` is older than `retentionDays`, `batch` rows per
    * statement so no transaction holds many locks or grows large; returns how many were deleted.

@@ -1,4 +1,4 @@
-import { Body, Controller, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Controller, Delete, Path, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../api/deps.js';
 import type { ErrorResponse } from '../../api/error.dto.js';
@@ -35,7 +35,8 @@ export class KillsController extends Controller {
    * Imports killmails: one killmail object, an array, or
    * `{"kills": [...]}` (1–200, one transaction). Idempotent by `killmail_id`: a killmail the map
    * already has is counted in `duplicates`, left as it is and emits nothing; each new one emits
-   * `map_kill`. The solar system must exist in the static data (it need not be on the map).
+   * `map_kill`. The solar system must exist in the static data (it need not be on the map). A
+   * `kill_time` more than 5 minutes in the future is 400 `validation_failed` naming the field.
    * @summary Import kills
    * @param map_id Map UUID or slug.
    */
@@ -52,5 +53,27 @@ export class KillsController extends Controller {
     @Body() body: KillInput | KillInputList | KillsBatchRequest,
   ): Promise<DataResponse<KillImportResultDto>> {
     return { data: await this.kills.import(principalOf(req, 'map_key'), map_id, body) };
+  }
+
+  /**
+   * Deletes one kill of the map, addressed by its killmail id. No event (the catalogue has no type for
+   * a removed kill); reads show the change at once.
+   * @summary Delete a kill
+   * @param map_id Map UUID or slug.
+   * @param killmail_id Killmail id of a kill of the map.
+   * @isInt killmail_id must be an integer
+   * @minimum killmail_id 1
+   * @maximum killmail_id 9007199254740991
+   */
+  @Delete('kills/{killmail_id}')
+  @Tags('Map editing')
+  @SuccessResponse(204, 'Deleted')
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or no kill with this killmail id on the map (`kill_not_found`)', {
+    error: 'Kill not found',
+    code: 'kill_not_found',
+  })
+  public async deleteKill(@Request() req: ExRequest, @Path() map_id: string, @Path() killmail_id: number): Promise<void> {
+    await this.kills.remove(principalOf(req, 'map_key'), map_id, killmail_id);
+    this.setStatus(204);
   }
 }

@@ -2,6 +2,28 @@
 import type { KillInput } from './kills.dto.js';
 import type { NewKill } from './kill.repository.js';
 
+/**
+ * How far in the future a `kill_time` may lie: clocks of a killboard and of this server disagree by a
+ * little, never by more. A later time would keep the kill out of retention's reach and ahead of every
+ * real kill of its system in systems-kills (which answers the newest), so it is refused.
+ */
+export const KILL_TIME_MAX_SKEW_MS = 5 * 60_000;
+
+/** A kill time as it is stored: to the second (rounded, as PostgreSQL's timestamptz(0) would). */
+export function killTimeStored(time: Date): Date {
+  return new Date(Math.round(time.getTime() / 1000) * 1000);
+}
+
+/**
+ * The refusal of a kill time, or undefined when it may be stored: checked on the time as stored
+ * (rounded to the second), so `9999-12-31T23:59:59.999Z` is never stored as the year 10000.
+ */
+export function killTimeProblem(time: Date, now = Date.now()): string | undefined {
+  const stored = killTimeStored(time).getTime();
+  if (stored > now + KILL_TIME_MAX_SKEW_MS) return `must not be more than ${KILL_TIME_MAX_SKEW_MS / 60_000} minutes in the future`;
+  return undefined;
+}
+
 /** The body shapes of an import (one kill, an array, `{kills}`) as a list, with the body path of each kill for error details. */
 export function killsOfBody(body: KillInput | KillInput[] | { kills: KillInput[] }): { kills: KillInput[]; fieldPrefix: (index: number) => string } {
   if (Array.isArray(body)) return { kills: body, fieldPrefix: (i) => `[${i}].` };
@@ -19,7 +41,7 @@ export function uniqueKills<K extends { killmailId: number }>(kills: readonly K[
 export function toNewKill(k: KillInput): NewKill {
   return {
     killmailId: k.killmail_id,
-    killTime: k.kill_time,
+    killTime: killTimeStored(k.kill_time),
     solarSystemId: k.solar_system_id,
     attackerCount: k.attacker_count,
     npc: k.npc,

@@ -6,7 +6,8 @@ import { MapAccess, type MapReference } from '../map-access.js';
 import { mapKillEvent } from '../event-payloads.js';
 import { solarSystemsNotFound } from '../edit-support.js';
 import type { KillImportResultDto, KillInput } from './kills.dto.js';
-import { killsOfBody, toNewKill, uniqueKills } from './kills.rules.js';
+import { killsOfBody, killTimeProblem, toNewKill, uniqueKills } from './kills.rules.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
 import { KillRepository, type NewKill } from './kill.repository.js';
 
 /** Solar system ids a KillsService remembers at most (the static data has about 8,500). */
@@ -39,6 +40,12 @@ export class KillsService {
   async import(principal: MapKeyPrincipal, ref: MapReference, body: KillInput | KillInput[] | { kills: KillInput[] }): Promise<KillImportResultDto> {
     const map = await this.access.resolve(principal, ref);
     const { kills, fieldPrefix } = killsOfBody(body);
+    const now = Date.now();
+    const badTimes = kills.flatMap((k, i) => {
+      const problem = killTimeProblem(k.kill_time, now);
+      return problem ? [{ field: `${fieldPrefix(i)}kill_time`, message: problem }] : [];
+    });
+    if (badTimes.length) throw new ValidationError(badTimes);
     // The systems are static data, checked before the write (looked up only while not seen before); the
     // write is one statement, atomic on its own (`store`). No explicit transaction: one or two round trips
     // instead of four, and an event's time (its transaction's start) is that much closer to its commit.
@@ -74,6 +81,16 @@ export class KillsService {
     );
     if (inserted > 0) this.outbox.appended(db);
     return inserted;
+  }
+
+  /**
+   * Deletes one kill of the map by its killmail id (404 `kill_not_found` when the map has none). No
+   * event: the event catalogue has no type for a removed kill, and `map_kill` announces new kills
+   * only. The map's read version moves with the delete, so reads and their ETags change at once.
+   */
+  async remove(principal: MapKeyPrincipal, ref: MapReference, killmailId: number): Promise<void> {
+    const map = await this.access.resolve(principal, ref);
+    if (!(await this.kills.deleteOne(this.db, map.id, killmailId))) throw new NotFoundError('Kill not found', 'kill_not_found');
   }
 
   /** Deletes kills older than `retentionDays` (every map), `batch` per statement; how many went. */

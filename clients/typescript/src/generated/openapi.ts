@@ -333,10 +333,32 @@ export interface paths {
          * @description Imports killmails: one killmail object, an array, or
          *     `{"kills": [...]}` (1–200, one transaction). Idempotent by `killmail_id`: a killmail the map
          *     already has is counted in `duplicates`, left as it is and emits nothing; each new one emits
-         *     `map_kill`. The solar system must exist in the static data (it need not be on the map).
+         *     `map_kill`. The solar system must exist in the static data (it need not be on the map). A
+         *     `kill_time` more than 5 minutes in the future is 400 `validation_failed` naming the field.
          */
         post: operations["ImportKills"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/{map_id}/kills/{killmail_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a kill
+         * @description Deletes one kill of the map, addressed by its killmail id. No event (the catalogue has no type for
+         *     a removed kill); reads show the change at once.
+         */
+        delete: operations["DeleteKill"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3978,6 +4000,74 @@ export interface operations {
                 };
             };
             /** @description Unknown map (`map_not_found`), or solar system not in the static data (`solar_system_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    DeleteKill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+                /** @description Killmail id of a kill of the map. */
+                killmail_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`), or no kill with this killmail id on the map (`kill_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
