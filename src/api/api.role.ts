@@ -3,7 +3,7 @@ import type { Core } from '../core/core.js';
 import { runReadiness } from '../core/readiness.js';
 import type { Role, RoleHandle } from '../roles/role.js';
 import { ROLE_INFO } from '../roles/catalog.js';
-import { createApp } from '../app.js';
+import { createApp } from './app.js';
 import { databaseTimeouts } from '../db/pg-options.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';
 import { EventRelay } from '../events/relay.js';

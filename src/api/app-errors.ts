@@ -1,0 +1,27 @@
+import type { ErrorRequestHandler } from 'express';
+import { ValidateError } from '@tsoa/runtime';
+import type { AppDeps } from './deps.js';
+import { AppError, errorBody, toAppError, ValidationError } from '../errors.js';
+import { redactUrl } from '../log.js';
+import { validationDetails } from './validation-details.js';
+
+/** The one error stage: AppError → its JSON; tsoa validation → 400; infrastructure → 4xx/503; else 500. */
+export function errorHandler(deps: AppDeps): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    let appErr: AppError | undefined;
+    if (err instanceof ValidateError) appErr = new ValidationError(validationDetails(err.fields));
+    else appErr = toAppError(err);
+    if (!appErr) {
+      deps.log.error({ err, method: req.method, url: redactUrl(req.originalUrl) }, 'unhandled error');
+      appErr = new AppError(500, 'internal_error', 'Internal server error');
+    } else if (appErr.status === 503) {
+      deps.log.warn({ err: { message: (err as Error)?.message }, url: redactUrl(req.originalUrl) }, 'dependency unavailable');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
+    res.status(appErr.status).json(errorBody(appErr));
+  };
+}
