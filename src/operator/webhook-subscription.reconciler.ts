@@ -11,7 +11,7 @@ import type { Logger } from '../log.js';
 import { AppError } from '../errors.js';
 import type { WebhookService } from '../webhooks/webhook.service.js';
 import { normalizeEvents } from '../webhooks/webhook.service.js';
-import { canonicalUrl } from '../webhooks/url-guard.js';
+import { canonicalUrl, NOT_PUBLIC_MESSAGE } from '../webhooks/url-guard.js';
 import { isConflict, isNotFound, type KubeClient } from './kube-client.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { MapFacts } from './map-facts.js';
@@ -59,8 +59,11 @@ const REFUSALS: Record<string, { reason: string; recheck: boolean }> = {
   invalid_webhook_url: { reason: 'InvalidURL', recheck: false },
   validation_failed: { reason: 'InvalidSpec', recheck: false },
 };
-/** Refusals of a URL that DNS may cure: retried with backoff. */
-const DNS_DEPENDENT = /does not resolve|which is not a public address/;
+/**
+ * Whether a refusal of the URL is one DNS may cure (a host that does not resolve yet, or not to public
+ * addresses): retried with backoff. The refusal says which only by this one message (url-guard.ts).
+ */
+const dnsDependent = (message: string): boolean => message.includes(NOT_PUBLIC_MESSAGE);
 
 export interface ReconcilerOptions {
   /** First recheck of a URL that DNS may cure; doubles each time up to DNS_RECHECK_MAX_MS. */
@@ -297,7 +300,7 @@ export class WebhookSubscriptionReconciler {
   private async refuse(obj: WebhookSubscriptionResource, refusal: Refusal, opts: { withdraw?: boolean } = {}): Promise<ReconcileResult> {
     const key = `${obj.metadata.namespace}/${obj.metadata.name}`;
     let requeueAfterMs = refusal.requeueAfterMs;
-    if (refusal.reason === 'InvalidURL' && DNS_DEPENDENT.test(refusal.message)) {
+    if (refusal.reason === 'InvalidURL' && dnsDependent(refusal.message)) {
       const n = this.dnsRefusals.get(key) ?? 0;
       this.dnsRefusals.set(key, n + 1);
       requeueAfterMs = Math.min(DNS_RECHECK_MAX_MS, (this.opts.dnsRecheckMs ?? 15_000) * 2 ** Math.min(n, 10));
