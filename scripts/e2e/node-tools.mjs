@@ -29,7 +29,12 @@ export const nodeBinaries = {
 export const nodeBinary = (name) => join(nodeCacheDir, name);
 
 /** What each build took on this project's loaded two-core machine with warm module caches. */
-const BUILD_MINUTES = { kubelet: 'about 30 min', 'kube-scheduler': 'under a minute after the kubelet', 'kube-proxy': 'about a minute after the kubelet', pause: 'seconds' };
+const BUILD_MINUTES = {
+  kubelet: 'about 30 min',
+  'kube-scheduler': 'under a minute after the kubelet',
+  'kube-proxy': 'about a minute after the kubelet',
+  pause: 'seconds',
+};
 
 function log(message) {
   process.stderr.write(`node-tools: ${message}\n`);
@@ -38,7 +43,9 @@ function log(message) {
 function versionFlags() {
   const [major, minor] = KUBE_VERSION.slice(1).split('.');
   const pkg = 'k8s.io/component-base/version';
-  return [`-s -w`, `-X ${pkg}.gitVersion=${KUBE_VERSION}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`, `-X ${pkg}.gitTreeState=clean`].join(' ');
+  return [`-s -w`, `-X ${pkg}.gitVersion=${KUBE_VERSION}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`, `-X ${pkg}.gitTreeState=clean`].join(
+    ' ',
+  );
 }
 
 function goBuild(name) {
