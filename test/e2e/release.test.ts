@@ -221,7 +221,7 @@ describe('the chart on a real node', () => {
     expect(JSON.parse(delivery.body)).toMatchObject({ map_id: mapId });
   });
 
-  check('3b. the leader operator pod deleted: the other replica takes the Lease and reconciles a new resource', async () => {
+  check('3b. the leader operator pod deleted: another live replica takes the Lease and reconciles a new resource', async () => {
     const leaseName = `${FULLNAME}-operator`;
     const holder = (await kubectl(['-n', NAMESPACE, 'get', 'lease', leaseName, '-o', 'jsonpath={.spec.holderIdentity}'])).trim();
     const other = (await pods('operator')).find((p) => p.name !== holder)!.name;
