@@ -142,7 +142,7 @@ if (before !== after) {
   const diff = spawnSync('bash', ['-c', 'diff <(echo "$A") <(echo "$B")'], { encoding: 'utf8', env: { ...process.env, A: before, B: after } });
   extra.push('!!!! the host differs after the teardown (< before, > after):', diff.stdout.trimEnd());
 } else {
-  extra.push('host unchanged after the teardown (links, addresses, routes, nft, iptables, mounts, cgroups, sysctls, paths)');
+  extra.push('host unchanged after the teardown (links, addresses, routes, nft, iptables, mounts, cgroups, sysctls, paths, processes)');
 }
 if (up !== 0) extra.push('!!!! the cluster did not start: logs were in the run folder (kept in .test-results/e2e-logs/)');
 finish(hostFailed ? 0 : 1, hostFailed + (up !== 0 ? 1 : 0), extra);

@@ -43,6 +43,8 @@ for sig in TERM KILL; do
 done
 stop kube-scheduler kube-controller-manager
 stop kube-apiserver
+# socat forks a child per connection, which outlives its parent: the children first.
+for n in socat-pg socat-redis; do p=$(pidof_file "$n") && pkill -KILL -P "$p" 2>/dev/null; done
 stop etcd socat-pg socat-redis prometheus
 # kube-proxy's own tables (nftables mode), then ours.
 for t in "ip kube-proxy" "ip6 kube-proxy" "ip $NFT_TABLE"; do nft delete table $t 2>/dev/null; done
