@@ -1,8 +1,12 @@
 # syntax=docker/dockerfile:1
 # mapintel: one image for every role (`mapintel serve --roles api|stream|worker|operator`).
 
+# The base of every stage. Users keep the default; the e2e tier (make test-e2e), where no image
+# registry is reachable, passes a local Debian bookworm + Node 24 base built by scripts/e2e/image.sh.
+ARG BASE=node:24-slim
+
 # 1. Compile: every dependency, tsoa routes and OpenAPI, TypeScript to dist/.
-FROM node:24-slim AS build
+FROM ${BASE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --loglevel=error
@@ -11,13 +15,13 @@ COPY src ./src
 RUN npm run build
 
 # 2. Production dependencies only.
-FROM node:24-slim AS deps
+FROM ${BASE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean --force
 
 # 3. Runtime: compiled code, production dependencies, the static data sample; no compiler, no npm cache.
-FROM node:24-slim AS runtime
+FROM ${BASE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules

@@ -17,12 +17,24 @@ export default defineConfig({
           name: 'service',
           // The typed client package's tests run against the service like the rest (clients/typescript).
           include: ['test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/cluster/**'],
+          exclude: [...configDefaults.exclude, 'test/cluster/**', 'test/e2e/**'],
           sequence: { groupOrder: 0 },
         },
       },
       // After the rest: a control plane per file loads the two cores, and timing-sensitive tests elsewhere should not share them with it.
       { extends: true, test: { name: 'cluster', include: ['test/cluster/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+      // The chart on a real node (make test-e2e: scripts/e2e/run.mjs starts the cluster first); one file at a time, in order.
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+          sequence: { groupOrder: 2 },
+        },
+      },
     ],
   },
 });

@@ -262,6 +262,13 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'milliseconds',
   },
   {
+    name: 'SERVICE_SHUTDOWN_DELAY_MS',
+    meaning:
+      'After SIGTERM, how long the public port keeps serving before the shutdown proper: /readyz answers 503 at once and every response closes its connection, so a load balancer or a Kubernetes Service stops sending new requests first (the chart sets 5000)',
+    default: '0',
+    unit: 'milliseconds',
+  },
+  {
     name: 'SERVICE_SHUTDOWN_TIMEOUT_MS',
     meaning:
       'How long SIGTERM may take: in-flight requests finish, then the relay and the pools close (closing gets at least 1 s); connections still open after that are dropped',

@@ -67,6 +67,8 @@ export interface Config {
   /** Bytes of serialised map reads each api process keeps (0: no cache). */
   readCacheBytes: number;
   requestTimeoutMs: number;
+  /** After SIGTERM, serving on (not ready, every connection closed after its response) before the shutdown. */
+  shutdownDelayMs: number;
   shutdownTimeoutMs: number;
   logLevel: string;
   eventsRelayEnabled: boolean;
@@ -227,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsPublic: bool('SERVICE_METRICS_PUBLIC'),
     readCacheBytes: int('SERVICE_READ_CACHE_MB', 0, 65_536) * 1024 * 1024,
     requestTimeoutMs: int('SERVICE_REQUEST_TIMEOUT_MS', 100, 600_000),
+    shutdownDelayMs: int('SERVICE_SHUTDOWN_DELAY_MS', 0, 600_000),
     shutdownTimeoutMs: int('SERVICE_SHUTDOWN_TIMEOUT_MS', 0, 600_000),
     logLevel,
     eventsRelayEnabled: bool('EVENTS_RELAY_ENABLED'),

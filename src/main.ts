@@ -37,8 +37,14 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Se
   const shutdown = () => {
     stopping ??= (async () => {
       const log = core.log;
-      const closeBy = Date.now() + config.shutdownTimeoutMs;
       ops?.drain();
+      if (config.shutdownDelayMs > 0) {
+        // Not ready, still serving: the endpoints drop this process before it stops accepting.
+        core.publicHttp.closeConnectionsAfterResponse();
+        log.info({ delay_ms: config.shutdownDelayMs }, 'shutting down: serving on while the endpoints drop this process');
+        await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
+      }
+      const closeBy = Date.now() + config.shutdownTimeoutMs;
       const started = [...roles.values()].reverse();
       for (const r of started) await r.stopAccepting().catch((err: Error) => log.warn({ err: { message: err.message } }, 'stop accepting failed'));
       // A database that stopped answering must not hold the exit: what is left of the window bounds the rest.

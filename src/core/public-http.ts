@@ -22,6 +22,7 @@ export class PublicHttp {
   private server: http.Server | undefined;
   private listening: Promise<string> | undefined;
   private closing: Promise<void> | undefined;
+  private closeAfterResponse = false;
 
   constructor(
     private readonly config: Config,
@@ -63,6 +64,11 @@ export class PublicHttp {
     return this.listening;
   }
 
+  /** From now on every response closes its connection: clients reconnect (through the Service, elsewhere). */
+  closeConnectionsAfterResponse(): void {
+    this.closeAfterResponse = true;
+  }
+
   /** Stops accepting; in-flight requests finish, connections still open after the window are cut. */
   stopAccepting(): Promise<void> {
     const server = this.server;
@@ -80,6 +86,7 @@ export class PublicHttp {
   }
 
   private dispatch(req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (this.closeAfterResponse) res.setHeader('connection', 'close');
     const pathname = (req.url ?? '/').split('?')[0]!;
     const route = this.routes.find((r) => r.matches(pathname));
     if (route) return route.handle(req, res);

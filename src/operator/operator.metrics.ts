@@ -10,7 +10,7 @@ export type OperatorMetrics = ReturnType<typeof operatorMetrics>;
 
 export function operatorMetrics(registry: Registry) {
   const registers = [registry];
-  return {
+  const m = {
     reconcileTotal: new Counter({
       name: 'controller_runtime_reconcile_total',
       help: 'Total number of reconciliations per controller',
@@ -81,4 +81,9 @@ export function operatorMetrics(registry: Registry) {
       registers,
     }),
   };
+  // As controller-runtime does: the controller's reconcile series exist at 0 from the start, so a
+  // dashboard panel or an alert over them has data before the first error.
+  m.reconcileErrors.inc({ controller: CONTROLLER }, 0);
+  for (const result of ['success', 'error', 'requeue_after']) m.reconcileTotal.inc({ controller: CONTROLLER, result }, 0);
+  return m;
 }

@@ -18,7 +18,7 @@ export interface StreamMetrics {
 
 /** `leases` reads the caps' own view of this process's leases when the metrics are scraped. */
 export function streamMetrics(registry: Registry, leases: () => LeaseStats): StreamMetrics {
-  return {
+  const m: StreamMetrics = {
     clients: new Gauge({ name: 'mapintel_stream_clients', help: 'Stream connections open in this process', registers: [registry] }),
     admissions: new Counter({
       name: 'mapintel_stream_admissions_total',
@@ -73,4 +73,9 @@ export function streamMetrics(registry: Registry, leases: () => LeaseStats): Str
       registers: [registry],
     }),
   };
+  // Every known label value from the start, at 0: a dashboard panel or an alert over them has a series
+  // (a rate of 0) before the first close or refusal, instead of no data.
+  for (const reason of ['slow_consumer', 'resync_failed', 'shutdown', 'revoked']) m.closed.inc({ reason }, 0);
+  for (const result of ['admitted', 'map_stream_limit', 'key_stream_limit', 'server_stream_limit', 'caps_recovering']) m.admissions.inc({ result }, 0);
+  return m;
 }

@@ -164,11 +164,13 @@ describe.skipIf(unavailable)('Helm chart: scaling, disruption, network policy, r
     expect(podOf(template('--set', 'stream.preStopSleepSeconds=12'), 'stream').containers[0].lifecycle.preStop.sleep.seconds).toBe(12);
 
     expect(() => cluster.helm(['template', 'rel', CHART, '--set', 'stream.terminationGracePeriodSeconds=15'])).toThrow(
-      /stream.terminationGracePeriodSeconds \(15\) must exceed stream.preStopSleepSeconds \(5\) plus SERVICE_SHUTDOWN_TIMEOUT_MS \(10 s\)/,
+      /stream.terminationGracePeriodSeconds \(15\) must exceed stream.preStopSleepSeconds \(5\) plus SERVICE_SHUTDOWN_DELAY_MS and SERVICE_SHUTDOWN_TIMEOUT_MS \(15 s\)/,
     );
     expect(() =>
       cluster.helm(['template', 'rel', CHART, '--set-string', 'env.SERVICE_SHUTDOWN_TIMEOUT_MS=30000', '--set', 'stream.terminationGracePeriodSeconds=60']),
     ).toThrow(/api.terminationGracePeriodSeconds \(30\) must exceed/);
+    // 21 s covers the 5 s sleep, the 5 s the pod serves on (SERVICE_SHUTDOWN_DELAY_MS) and the 10 s shutdown.
+    expect(podOf(template('--set', 'stream.terminationGracePeriodSeconds=21'), 'stream').terminationGracePeriodSeconds).toBe(21);
     // The apiserver (1.36) takes the sleep action without a shell in the image.
     dryRun();
   });

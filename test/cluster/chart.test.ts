@@ -28,13 +28,14 @@ const parse = (text: string): Obj[] =>
     .map((d) => d.toJSON() as Obj | null)
     .filter((o): o is Obj => o !== null);
 
-// Only a ServiceMonitor's group and kind matter to the dry-run; the Prometheus Operator is not installed here.
-const SERVICE_MONITOR_CRD = `apiVersion: apiextensions.k8s.io/v1
+// Only a ServiceMonitor's and a PrometheusRule's group and kind matter to the dry-run; the Prometheus
+// Operator is not installed here.
+const standIn = (kind: string, plural: string) => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
-metadata: { name: servicemonitors.monitoring.coreos.com }
+metadata: { name: ${plural}.monitoring.coreos.com }
 spec:
   group: monitoring.coreos.com
-  names: { kind: ServiceMonitor, plural: servicemonitors, listKind: ServiceMonitorList, singular: servicemonitor }
+  names: { kind: ${kind}, plural: ${plural}, listKind: ${kind}List, singular: ${kind.toLowerCase()} }
   scope: Namespaced
   versions:
     - name: v1
@@ -42,6 +43,7 @@ spec:
       storage: true
       schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } }
 `;
+const SERVICE_MONITOR_CRD = `${standIn('ServiceMonitor', 'servicemonitors')}---\n${standIn('PrometheusRule', 'prometheusrules')}`;
 
 describe.skipIf(unavailable)('Helm chart charts/mapintel', () => {
   let cluster: TestCluster;
@@ -58,6 +60,7 @@ describe.skipIf(unavailable)('Helm chart charts/mapintel', () => {
       '--timeout=30s',
       'crd/webhooksubscriptions.mapintel.io',
       'crd/servicemonitors.monitoring.coreos.com',
+      'crd/prometheusrules.monitoring.coreos.com',
     ]);
     defaults = parse(cluster.helm(['template', 'rel', CHART, '--namespace', 'chart-defaults']));
     full = parse(cluster.helm(['template', 'rel', CHART, '--namespace', 'chart-full', ...FULL_ARGS]));

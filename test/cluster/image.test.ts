@@ -33,9 +33,11 @@ describe('Dockerfile', () => {
   const steps = parseDockerfile(readFileSync('Dockerfile', 'utf8'));
   const runtime = steps.filter((s) => s.stage === 'runtime');
 
-  it('has build, deps and runtime stages, all on Node 24 slim', () => {
+  it('has build, deps and runtime stages, all on the BASE argument, Node 24 slim by default', () => {
     const froms = steps.filter((s) => s.op === 'FROM');
-    expect(froms.map((s) => s.args)).toEqual(['node:24-slim AS build', 'node:24-slim AS deps', 'node:24-slim AS runtime']);
+    expect(froms.map((s) => s.args)).toEqual(['${BASE} AS build', '${BASE} AS deps', '${BASE} AS runtime']);
+    // ARG before the first FROM: the one value every stage's FROM reads.
+    expect(steps[0]).toMatchObject({ op: 'ARG', args: 'BASE=node:24-slim', stage: '' });
   });
 
   it('installs only production dependencies into the runtime image and copies no dev tooling', () => {

@@ -64,6 +64,34 @@ describe('graceful shutdown', () => {
     await t.close();
   });
 
+  it('with SERVICE_SHUTDOWN_DELAY_MS serves on, not ready, closing each connection after its response; then stops accepting', async () => {
+    const t = await startTestServer({ env: { SERVICE_SHUTDOWN_DELAY_MS: '1500' } });
+    // A kept-alive connection made before SIGTERM, as a client or a Service's pooled connection has.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (p: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const u = new URL(p, t.url);
+        http
+          .get({ host: u.hostname, port: u.port, path: u.pathname, agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          })
+          .on('error', reject);
+      });
+    expect(await get('/healthz')).toEqual({ status: 200, connection: 'keep-alive' });
+    const stopping = t.server.shutdown();
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await fetch(`${t.opsUrl}/readyz`)).status).toBe(503);
+    // Within the delay: answered, on the same kept-alive connection, which the server then closes.
+    expect(await get('/healthz')).toEqual({ status: 200, connection: 'close' });
+    expect(await get('/healthz')).toEqual({ status: 200, connection: 'close' });
+    expect(t.logs.some((l) => l.msg === 'stopped')).toBe(false);
+    await stopping;
+    await expect(fetch(`${t.url}/healthz`)).rejects.toThrow();
+    agent.destroy();
+    await t.close();
+  });
+
   it('exits 0 on SIGTERM (the built binary)', async () => {
     const cli = path.resolve('dist/cli.js');
     expect(existsSync(cli), 'dist/cli.js is built by `make test` before the tests run').toBe(true);

@@ -65,9 +65,11 @@ make two sources for one setting (the later one wins, silently), so the render r
 {{- if $v.preStopSleepSeconds -}}
 {{- $grace := int (default 30 $v.terminationGracePeriodSeconds) -}}
 {{- $shutdownMs := int (default "10000" (get .root.Values.env "SERVICE_SHUTDOWN_TIMEOUT_MS")) -}}
-{{- $needed := add (int $v.preStopSleepSeconds) (div (add $shutdownMs 999) 1000) -}}
+{{- /* api and stream pods also serve on for SERVICE_SHUTDOWN_DELAY_MS (5 s, set by the chart) before shutting down. */ -}}
+{{- $delayMs := ternary 5000 0 (or (eq .role "api") (eq .role "stream")) -}}
+{{- $needed := add (int $v.preStopSleepSeconds) (div (add $delayMs $shutdownMs 999) 1000) -}}
 {{- if le $grace (int $needed) -}}
-{{- fail (printf "%s.terminationGracePeriodSeconds (%d) must exceed %s.preStopSleepSeconds (%d) plus SERVICE_SHUTDOWN_TIMEOUT_MS (%d s): the pod would be killed before it drains" .role $grace .role (int $v.preStopSleepSeconds) (div (add $shutdownMs 999) 1000)) -}}
+{{- fail (printf "%s.terminationGracePeriodSeconds (%d) must exceed %s.preStopSleepSeconds (%d) plus SERVICE_SHUTDOWN_DELAY_MS and SERVICE_SHUTDOWN_TIMEOUT_MS (%d s): the pod would be killed before it drains" .role $grace .role (int $v.preStopSleepSeconds) (div (add $delayMs $shutdownMs 999) 1000)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
