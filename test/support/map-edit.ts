@@ -3,7 +3,8 @@
  * (map_events) a change wrote.
  */
 import { expect } from 'vitest';
-import type { TestServer } from './app.js';
+import { startTestServer, type TestServer } from './app.js';
+import { importFixture, makeMap } from './factories.js';
 
 export type Json = Record<string, unknown>;
 
@@ -141,6 +142,49 @@ export function editClient(t: TestServer, key: string, map: string) {
   }
 
   return { send, sql, mark, eventsSince, withEvents };
+}
+
+/** Solar systems of the static-data fixture the editing tests use. */
+export const JITA = 30000142;
+export const THERA = 31000005;
+export const J152820 = 31001880;
+export const J100744 = 31000008;
+export const EGBINGER = 30002420;
+export const MIAKIE = 30003539;
+
+/** The editing tests' server, with the static data. */
+export async function startEditServer(): Promise<TestServer> {
+  // Without the relay, outbox rows keep the xmin of the transaction that wrote them.
+  const t = await startTestServer({ env: { EVENTS_RELAY_ENABLED: 'false', SERVICE_RATE_LIMIT_PER_MINUTE: '10000' } });
+  await importFixture(t.platform);
+  return t;
+}
+
+/** A new map with the given systems (added through the API) and a client for it (by slug unless `byId`). */
+export async function freshMap(t: TestServer, opts: { systems?: number[]; byId?: boolean } = {}) {
+  const m = await makeMap(t.platform);
+  const c = editClient(t, m.key, opts.byId ? m.map.id : m.map.slug);
+  if (opts.systems?.length) {
+    const res = await c.send('POST', '/systems', { systems: opts.systems.map((solar_system_id) => ({ solar_system_id })) });
+    expect(res.status, res.text).toBe(201);
+  }
+  return { ...c, mapId: m.map.id as string, slug: m.map.slug as string, key: m.key, ownerEveId: m.ownerEveId };
+}
+
+export type EditMap = Awaited<ReturnType<typeof freshMap>>;
+
+/** POST /systems, expecting 201: the system answered. */
+export async function addSystem(c: EditMap, body: Json): Promise<Json> {
+  const res = await c.send<{ data: Json }>('POST', '/systems', body);
+  expect(res.status, res.text).toBe(201);
+  return res.body.data;
+}
+
+/** POST /connections, expecting 201: the connection answered. */
+export async function addConnection(c: EditMap, body: Json): Promise<Json> {
+  const res = await c.send<{ data: Json }>('POST', '/connections', body);
+  expect(res.status, res.text).toBe(201);
+  return res.body.data;
 }
 
 /** Asserts a 400 validation_failed answer naming `field` (exactly) among its details. */

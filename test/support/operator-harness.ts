@@ -33,6 +33,7 @@ export interface Cr {
     mapId?: string;
     mapKeyId?: string;
     secretName?: string;
+    lastDeliveryAt?: string;
     consecutiveFailures?: number;
     lastError?: string;
     conditions?: { type: string; status: string; reason: string; message: string; observedGeneration?: number }[];
@@ -75,11 +76,15 @@ export class OperatorHarness {
 
   private constructor(readonly cluster: TestCluster) {}
 
-  static async start(opts: { controllerManager?: boolean; webhooksOn?: boolean } = {}): Promise<OperatorHarness> {
+  static async start(opts: { controllerManager?: boolean; webhooksOn?: boolean; apiEnv?: Record<string, string> } = {}): Promise<OperatorHarness> {
     const h = new OperatorHarness(await TestCluster.start({ controllerManager: opts.controllerManager ?? false }));
     h.kubectl(['apply', '--server-side', '-f', path.join(CHART, 'crds')]);
     h.kubectl(['wait', '--for=condition=Established', '--timeout=30s', 'crd/webhooksubscriptions.mapintel.io']);
-    h.api = await startTestServer({ roles: [apiRole], redis: true, env: { SERVICE_WEBHOOKS_ENABLED: 'true', SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true' } });
+    h.api = await startTestServer({
+      roles: [apiRole],
+      redis: true,
+      env: { SERVICE_WEBHOOKS_ENABLED: 'true', SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true', ...opts.apiEnv },
+    });
     await importFixture(h.api.platform);
     const made = await makeMap(h.api.platform);
     h.mapId = made.map.id;
