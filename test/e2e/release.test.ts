@@ -202,6 +202,13 @@ describe('the chart on a real node', () => {
     expect(operators.map((p) => p.name)).toContain(holder);
     // The map's own webhook switch (its owner's key), without which nothing is delivered (docs/api.md).
     expect((await api('PUT', `/api/maps/${SLUG}/webhooks/toggle`, keys[0]!, { enabled: true })).status).toBe(200);
+    // The namespace's proof that it may read the map: a Secret holding one of the map's keys.
+    await apply({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: MAP_KEY_SECRET, namespace: NAMESPACE },
+      stringData: { key: keys[0]! },
+    });
     await apply(subscription('e2e-hook-1', '/hook-1'));
     await waitReady('e2e-hook-1');
     const added = await api('POST', `/api/maps/${SLUG}/systems`, keys[0]!, { solar_system_id: 30000021 });
@@ -303,6 +310,8 @@ describe('the chart on a real node', () => {
 
   check('6. helm uninstall leaves only what docs/kubernetes.md says it leaves', async () => {
     await kubectl(['-n', NAMESPACE, 'delete', 'webhooksubscriptions.mapintel.io', '--all', '--wait=true', '--timeout=120s']);
+    // The user's own objects go with them: the map key's Secret the resources named.
+    await kubectl(['-n', NAMESPACE, 'delete', 'secret', MAP_KEY_SECRET, '--ignore-not-found']);
     await helm(['uninstall', RELEASE, '-n', NAMESPACE, '--wait', '--timeout', '5m']);
     await until(
       "the release's pods gone",
@@ -314,12 +323,14 @@ describe('the chart on a real node', () => {
   });
 });
 
+const MAP_KEY_SECRET = 'e2e-map-key';
+
 function subscription(name: string, path: string) {
   return {
     apiVersion: 'mapintel.io/v1alpha1',
     kind: 'WebhookSubscription',
     metadata: { name, namespace: NAMESPACE },
-    spec: { map: SLUG, url: `https://${RECEIVER_IP}${path}`, events: ['*'] },
+    spec: { map: SLUG, url: `https://${RECEIVER_IP}${path}`, events: ['*'], mapKeySecretRef: { name: MAP_KEY_SECRET } },
   };
 }
 

@@ -24,6 +24,9 @@ async function serviceMonitor(): Promise<{ matchLabels: Record<string, string>; 
     NAMESPACE,
     '--set',
     'serviceMonitor.enabled=true',
+    // The chart renders a ServiceMonitor only where the Prometheus Operator's API is served.
+    '--api-versions',
+    'monitoring.coreos.com/v1',
     '--show-only',
     'templates/servicemonitor.yaml',
   ]);
