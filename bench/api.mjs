@@ -90,6 +90,8 @@ async function main() {
         PORT: String(productPort),
         HOST: '127.0.0.1',
         SERVICE_RATE_LIMIT_PER_MINUTE: '1000000',
+        // The bench reads the product's read-cache counters and heap from /metrics on this port.
+        SERVICE_METRICS_PUBLIC: 'true',
         REDIS_URL: redisUrl,
         REDIS_KEY_PREFIX: `mapintel-bench:${process.pid}:`,
       },

@@ -159,6 +159,8 @@ export async function startRelay(ctx) {
         PORT: String(port),
         HOST: '127.0.0.1',
         OPS_PORT: '0',
+        // The bench reads the relay's publish-latency histogram from /metrics on this port.
+        SERVICE_METRICS_PUBLIC: 'true',
         REDIS_URL: redisUrl,
         REDIS_KEY_PREFIX: prefix,
         EVENTS_RELAY_ENABLED: 'true',
