@@ -92,4 +92,17 @@ export class MapKeyRepository {
   async revoke(db: Db, mapId: string, keyId: string): Promise<void> {
     await db.run('update map_api_keys set revoked_at = coalesce(revoked_at, now()) where id = ? and map_id = ?', [keyId, mapId]);
   }
+
+  /**
+   * Which of these key ids are still live (not revoked, not deleted), in one query: the stream role's
+   * revocation sweep and the operator's re-check of the keys WebhookSubscriptions proved.
+   */
+  async liveIds(db: Db, keyIds: readonly string[]): Promise<Set<string>> {
+    if (keyIds.length === 0) return new Set();
+    const rows = await db.all<{ id: string }>(
+      'select id from map_api_keys where id = any(select jsonb_array_elements_text(?::jsonb)::uuid) and revoked_at is null',
+      [JSON.stringify(keyIds)],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
 }

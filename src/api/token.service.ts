@@ -4,6 +4,9 @@ import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../crypto.js';
 import type { KeyProfile } from './key-profile.js';
 import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from './principal.js';
 import { KeyDirectory } from './key-directory.js';
+import { MapKeyRepository } from '../admin/admin.repository.js';
+
+const MAP_KEYS = new MapKeyRepository();
 
 /** Tokens are printable and bounded; anything else is rejected before any lookup. */
 const TOKEN_RE = BEARER_TOKEN_RE;
@@ -135,13 +138,8 @@ export class TokenService {
    * Which of these map keys are still valid (not revoked, not deleted), in one query and without the
    * cache: the stream role's revocation sweep asks this for every key holding a connection.
    */
-  async liveMapKeyIds(keyIds: readonly string[]): Promise<Set<string>> {
-    if (keyIds.length === 0) return new Set();
-    const rows = await this.db.all<{ id: string }>(
-      'select id from map_api_keys where id = any(select jsonb_array_elements_text(?::jsonb)::uuid) and revoked_at is null',
-      [JSON.stringify(keyIds)],
-    );
-    return new Set(rows.map((r) => r.id));
+  liveMapKeyIds(keyIds: readonly string[]): Promise<Set<string>> {
+    return MAP_KEYS.liveIds(this.db, keyIds);
   }
 
   /** Drops cached resolutions (after a key is revoked or an ACL deleted). */

@@ -7,6 +7,7 @@
 import type { Db } from '../db/db.js';
 import { hashToken, safeEqual } from '../crypto.js';
 import { UUID_RE } from '../db/sql.js';
+import { MapKeyRepository } from '../admin/admin.repository.js';
 
 export type MapKeyCheck =
   { ok: true; keyId: string; mapId: string } | { ok: false; reason: 'MapNotFound' | 'MapKeyInvalid' | 'MapKeyRevoked' | 'MapKeyOtherMap'; message: string };
@@ -20,6 +21,8 @@ export interface MapFacts {
 }
 
 export class DbMapFacts implements MapFacts {
+  private readonly keys = new MapKeyRepository();
+
   constructor(private readonly db: Db) {}
 
   async checkMapKey(map: string, key: string): Promise<MapKeyCheck> {
@@ -42,13 +45,8 @@ export class DbMapFacts implements MapFacts {
     return { ok: true, keyId: found.id, mapId: row.id };
   }
 
-  async liveMapKeyIds(ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db.all<{ id: string }>(
-      'select id from map_api_keys where id = any(select jsonb_array_elements_text(?::jsonb)::uuid) and revoked_at is null',
-      [JSON.stringify(ids)],
-    );
-    return new Set(rows.map((r) => r.id));
+  liveMapKeyIds(ids: readonly string[]): Promise<Set<string>> {
+    return this.keys.liveIds(this.db, ids);
   }
 
   async webhooksEnabled(mapIds: readonly string[]): Promise<Map<string, boolean>> {
