@@ -42,12 +42,29 @@ function log(message) {
 const BUILD_MINUTES = { etcd: 'about 1 min', 'kube-apiserver': 'about 4 min', 'kube-controller-manager': 'about 3 min' };
 
 function goBuild(name, moduleDir, pkg, ldflags) {
-  const out = binaries[name];
+  buildGoBinary({
+    name,
+    out: binaries[name],
+    moduleDir,
+    pkg,
+    ldflags,
+    log,
+    note: `from ${pkg} into ${cacheDir} (once per version: ${BUILD_MINUTES[name]} on two quiet cores, longer on a busy machine)`,
+  });
+}
+
+/**
+ * Builds `pkg` of the pinned Go module tools/kube/<moduleDir> into `out`, unless it is there already:
+ * through `<out>.partial`, so an interrupted build leaves nothing that looks built, with Go's whole
+ * output in build-<name>.log beside it and its last lines in the error when it fails. `note` follows
+ * the name in the progress line. (The control plane here, the node's binaries in scripts/e2e/.)
+ */
+export function buildGoBinary({ name, out, moduleDir, pkg, ldflags, note, log }) {
   if (existsSync(out)) return;
-  log(`building ${name} from ${pkg} into ${cacheDir} (once per version: ${BUILD_MINUTES[name]} on two quiet cores, longer on a busy machine)`);
+  log(`building ${name} ${note}`);
   const started = Date.now();
   const tmp = `${out}.partial`;
-  const logFile = join(cacheDir, `build-${name}.log`);
+  const logFile = join(dirname(out), `build-${name}.log`);
   const args = ['build', '-trimpath', '-o', tmp];
   if (ldflags) args.push('-ldflags', ldflags);
   args.push(pkg);
@@ -95,7 +112,8 @@ function unpackKubectlAndHelm() {
   }
 }
 
-function versionFlags() {
+/** -ldflags that stamp the Kubernetes version into a component (what `kubectl version` and the node report). */
+export function versionFlags() {
   const [major, minor] = KUBE_VERSION.slice(1).split('.');
   const pkg = 'k8s.io/component-base/version';
   return [`-X ${pkg}.gitVersion=${KUBE_VERSION}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`, `-X ${pkg}.gitTreeState=clean`].join(' ');

@@ -10,13 +10,11 @@
 //
 // Builds run one at a time (each peaks near 2 GB of RAM). The control-plane binaries are not built
 // here: they come from scripts/kube-tools.mjs (`make kube-tools`), whose folder this one sits beside.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KUBE_VERSION, binaries as controlPlaneBinaries, projectCacheDir } from '../kube-tools.mjs';
+import { KUBE_VERSION, binaries as controlPlaneBinaries, buildGoBinary, projectCacheDir, versionFlags } from '../kube-tools.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const nodeCacheDir = join(projectCacheDir, `node-${KUBE_VERSION}`);
 
 /** Each binary: its path in the cache, the module folder under tools/kube/ and the package built. */
@@ -40,41 +38,17 @@ function log(message) {
   process.stderr.write(`node-tools: ${message}\n`);
 }
 
-function versionFlags() {
-  const [major, minor] = KUBE_VERSION.slice(1).split('.');
-  const pkg = 'k8s.io/component-base/version';
-  return [`-s -w`, `-X ${pkg}.gitVersion=${KUBE_VERSION}`, `-X ${pkg}.gitMajor=${major}`, `-X ${pkg}.gitMinor=${minor}`, `-X ${pkg}.gitTreeState=clean`].join(
-    ' ',
-  );
-}
-
 function goBuild(name) {
-  const out = nodeBinary(name);
-  if (existsSync(out)) return;
   const { module, pkg, versioned } = nodeBinaries[name];
-  log(`building ${name} into ${nodeCacheDir} (once per version: ${BUILD_MINUTES[name]})`);
-  const started = Date.now();
-  const tmp = `${out}.partial`;
-  const logFile = join(nodeCacheDir, `build-${name}.log`);
-  const args = ['build', '-trimpath', '-o', tmp, '-ldflags', versioned ? versionFlags() : '-s -w', pkg];
-  const result = spawnSync('go', args, {
-    cwd: join(root, 'tools', 'kube', module),
-    env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: 64 * 1024 * 1024,
+  buildGoBinary({
+    name,
+    out: nodeBinary(name),
+    moduleDir: module,
+    pkg,
+    ldflags: versioned ? `-s -w ${versionFlags()}` : '-s -w',
+    log,
+    note: `into ${nodeCacheDir} (once per version: ${BUILD_MINUTES[name]})`,
   });
-  writeFileSync(logFile, `${result.stdout ?? ''}${result.stderr ?? ''}`);
-  if (result.error) throw new Error(`go build ${name}: ${result.error.message}`);
-  if (result.status !== 0) {
-    const tail = `${result.stderr ?? ''}`
-      .split('\n')
-      .filter((l) => l && !l.startsWith('go: downloading'))
-      .slice(-20)
-      .join('\n');
-    throw new Error(`go build ${name} exited ${result.status} (whole output in ${logFile}):\n${tail}`);
-  }
-  renameSync(tmp, out);
-  log(`built ${name} in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** Builds every missing node binary, the small ones first; returns the cache folder. */
