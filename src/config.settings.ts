@@ -182,6 +182,13 @@ export const SETTINGS: readonly Setting[] = [
     default: '32',
     unit: 'requests',
   },
+  {
+    name: 'WEBHOOK_CONCURRENCY_PER_MAP',
+    meaning:
+      "Delivery attempts in flight per map (all its subscriptions) and worker process, so one map's slow receivers leave the other slots to other maps (half the default WEBHOOK_CONCURRENCY)",
+    default: '64',
+    unit: 'requests',
+  },
   { name: 'WEBHOOK_ATTEMPTS_RETENTION_DAYS', meaning: 'Days the delivery attempt log is kept', default: '7', unit: 'days' },
   {
     name: 'KUBECONFIG',

@@ -58,6 +58,7 @@ export interface Config {
   webhookDisableAfter: number;
   webhookConcurrency: number;
   webhookConcurrencyPerSubscription: number;
+  webhookConcurrencyPerMap: number;
   webhookAttemptsRetentionDays: number;
   rateLimitPerMinute: number;
   trustedProxies: string[];
@@ -219,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookDisableAfter: int('WEBHOOK_DISABLE_AFTER', 1, 1_000_000),
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 1, 100_000),
     webhookConcurrencyPerSubscription: int('WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', 1, 10_000),
+    webhookConcurrencyPerMap: int('WEBHOOK_CONCURRENCY_PER_MAP', 1, 100_000),
     webhookAttemptsRetentionDays: int('WEBHOOK_ATTEMPTS_RETENTION_DAYS', 1, 3650),
     rateLimitPerMinute: int('SERVICE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000),
     trustedProxies: raw('SERVICE_TRUSTED_PROXIES')

@@ -5,6 +5,7 @@ import type { ClaimedDelivery, DeliveryRepository, PlannedDelivery } from './del
 import { PlannedQueue } from './planned-queue.js';
 import type { PlanningSink } from './delivery-planner.js';
 import { SubscriptionSlots } from './subscription-slots.js';
+import { InFlight } from './in-flight.js';
 import type { WebhookMetrics } from './webhook.metrics.js';
 import { sleep } from './sleep.js';
 
@@ -44,6 +45,8 @@ export interface DeliveryDispatcherOptions {
   concurrency: number;
   /** Attempts in flight per subscription in this worker. */
   perSubscription: number;
+  /** Attempts in flight per map in this worker (its subscriptions together). */
+  perMap: number;
   leaseMs: number;
   /** The sender's timeout: a leased delivery starts only while its lease outlasts an attempt by a second. */
   attemptTimeoutMs: number;
@@ -68,11 +71,11 @@ export class DeliveryDispatcher implements PlanningSink {
   /** Leases being given back (awaited on stop). */
   readonly givingBack = new Set<Promise<void>>();
   private readonly alarm = new Alarm();
-  /** Attempts in flight (at most WEBHOOK_CONCURRENCY), and per subscription. */
-  private active = 0;
-  private readonly activeBySub = new Map<string, number>();
-  /** Attempts in flight beyond the first of subscriptions without a recent success (at most half the slots). */
-  private burstActive = 0;
+  /**
+   * Attempts in flight: at most WEBHOOK_CONCURRENCY in all, per subscription its earned slots, per map its
+   * share; those beyond the first of subscriptions without a recent success (bursts) at most half the slots.
+   */
+  private readonly inFlight: InFlight;
   /** Leased deliveries waiting for a free slot (the worker's or their subscription's), in the order they were leased. */
   private ready: Waiting[] = [];
   /** Deliveries this worker planned without a slot for them, leased by id as slots free up. */
@@ -102,7 +105,9 @@ export class DeliveryDispatcher implements PlanningSink {
   private plannedDuringClaim: Set<string> | undefined;
 
   constructor(private readonly o: DeliveryDispatcherOptions) {
-    this.slots = new SubscriptionSlots(o.perSubscription, QUEUE_PER_SLOT);
+    // An attempt that took half the timeout or more does not grow its subscription's share (subscription-slots.ts).
+    this.slots = new SubscriptionSlots(o.perSubscription, QUEUE_PER_SLOT, o.attemptTimeoutMs / 2);
+    this.inFlight = new InFlight(o.perMap);
     this.capacity = o.concurrency + Math.ceil(o.concurrency * PREFETCH_SHARE);
   }
 
@@ -281,54 +286,60 @@ export class DeliveryDispatcher implements PlanningSink {
   }
 
   /**
-   * Starts waiting deliveries, in order, while the worker has slots: each only while its subscription
-   * is below its earned slots. A subscription that succeeded before but not in the last second (a map
-   * written now and then) gets its earned slots at once too, but its attempts beyond the first may take
-   * only half of the worker's slots in all: if such receivers began to hang meanwhile, the other half
-   * still serves the rest. One whose lease would no longer outlast an attempt is given back instead.
+   * Starts waiting deliveries while the worker has slots, maps in turn and each within its share
+   * (in-flight.ts), each map's deliveries in the order leased. A delivery starts only while its
+   * subscription is below its earned slots. A subscription that succeeded before but not in the last second (a map written now and then) gets its earned slots at once too, but
+   * its attempts beyond the first may take only half of the worker's slots in all: if such receivers began
+   * to hang meanwhile, the other half still serves the rest. One whose lease would no longer outlast an
+   * attempt is given back instead.
    */
   private pump(): void {
-    if (!this.o.running()) return;
+    if (!this.o.running() || this.inFlight.total >= this.o.concurrency) return;
     const now = Date.now();
     const stale = now - Math.max(0, this.o.leaseMs - this.o.attemptTimeoutMs - 1_000);
     const expired: ClaimedDelivery[] = [];
-    for (let i = 0; i < this.ready.length && this.active < this.o.concurrency;) {
-      const { delivery: d, leasedAt } = this.ready[i]!;
-      const sub = d.subscription_id;
-      const active = this.activeBySub.get(sub) ?? 0;
-      if (leasedAt < stale) {
-        this.ready.splice(i, 1);
-        expired.push(d);
-      } else if (active >= this.slots.earned(sub)) {
-        i++;
-      } else if (active === 0 || this.slots.recent(sub, now - 1_000)) {
-        this.ready.splice(i, 1);
-        this.launch(d, false);
-      } else if (this.burstActive < this.o.concurrency / 2) {
-        this.ready.splice(i, 1);
-        this.launch(d, true);
-      } else i++;
+    const leave = new Set<number>();
+    for (const [i, w] of this.ready.entries()) {
+      if (w.leasedAt >= stale) continue;
+      expired.push(w.delivery);
+      leave.add(i);
     }
+    const started = this.inFlight.startInTurns(this.ready, leave, {
+      mapOf: (w) => w.delivery.map_id,
+      workerHasRoom: () => this.inFlight.total < this.o.concurrency,
+      tryStart: (w) => {
+        const burst = this.startable(w.delivery, now);
+        if (burst === undefined) return false;
+        this.launch(w.delivery, burst);
+        return true;
+      },
+    });
+    for (const i of started) leave.add(i);
+    if (leave.size) this.ready = this.ready.filter((_, i) => !leave.has(i));
     if (expired.length) this.giveBack(expired);
+  }
+
+  /** Whether a waiting delivery may start now: undefined if not, else whether it starts as a burst attempt. */
+  private startable(d: ClaimedDelivery, now: number): boolean | undefined {
+    const sub = d.subscription_id;
+    const active = this.inFlight.ofSubscription(sub);
+    if (active >= this.slots.earned(sub)) return undefined;
+    if (active === 0 || this.slots.recent(sub, now - 1_000)) return false;
+    return this.inFlight.bursts < this.o.concurrency / 2 ? true : undefined;
   }
 
   /** Starts an attempt; `burst`: an attempt beyond the first of a subscription without a recent success. */
   private launch(d: ClaimedDelivery, burst: boolean): void {
     const sub = d.subscription_id;
-    this.active++;
-    if (burst) this.burstActive++;
-    this.activeBySub.set(sub, (this.activeBySub.get(sub) ?? 0) + 1);
-    this.o.metrics.inFlight.set(this.active);
+    const map = d.map_id;
+    this.inFlight.begin(sub, map, burst);
+    this.o.metrics.inFlight.set(this.inFlight.total);
     const p = this.o
       .attempt(d)
       .catch((err: unknown) => this.o.log.error({ err, subscription: sub }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
-        this.active--;
-        if (burst) this.burstActive--;
-        const n = (this.activeBySub.get(sub) ?? 1) - 1;
-        if (n > 0) this.activeBySub.set(sub, n);
-        else this.activeBySub.delete(sub);
-        this.o.metrics.inFlight.set(this.active);
+        this.inFlight.end(sub, map, burst);
+        this.o.metrics.inFlight.set(this.inFlight.total);
         this.slots.release(sub);
         this.attempts.delete(p);
         // A failure takes the subscription back to one slot: what waits for it goes back to the queue

@@ -27,6 +27,8 @@ export interface DeliveryWorkerOptions {
   concurrency: number;
   /** Attempts in flight per subscription in this worker. */
   perSubscription: number;
+  /** Attempts in flight per map in this worker. */
+  perMap: number;
   /** A leased delivery whose worker vanished is taken over after this long (must exceed the request timeout). */
   leaseMs: number;
   /** The sender's timeout: a leased delivery starts only while its lease outlasts an attempt by a second. */
@@ -71,6 +73,7 @@ export class DeliveryWorker {
       ...common,
       concurrency: o.concurrency,
       perSubscription: o.perSubscription,
+      perMap: o.perMap,
       leaseMs: o.leaseMs,
       attemptTimeoutMs: o.attemptTimeoutMs,
       pollMs: o.pollMs,
@@ -123,7 +126,7 @@ export class DeliveryWorker {
     m.deliveries.inc({ outcome: result.ok ? 'success' : 'failure', status_class: result.status === null ? 'none' : `${Math.floor(result.status / 100)}xx` });
     m.attemptDuration.observe(result.durationMs / 1000);
     if (result.ok) {
-      this.dispatcher.slots.succeeded(d.subscription_id, Date.now());
+      this.dispatcher.slots.succeeded(d.subscription_id, Date.now(), result.durationMs);
       m.eventToDelivered.observe(Math.max(0, Date.now() - d.event_at_ms) / 1000);
     } else this.dispatcher.slots.failed(d.subscription_id);
     this.recorder.add({ delivery: d, attempt, attemptedAt, result, outcome: outcomeOf(d, attempt, result, this.o.retryWaitsMs) });

@@ -9,6 +9,11 @@
  * at one slot, so a receiver that began to hang meanwhile cannot take all its slots at once (decision
  * 0004).
  *
+ * A success that took `slowMs` or longer (half of WEBHOOK_TIMEOUT_MS: a receiver that answers 2xx near
+ * the deadline, or whose body is still coming when the attempt ends) counts for slots as a failure: back
+ * to one slot. Otherwise receivers that stall after their status would grow their share one attempt at a
+ * time and hold every slot for the whole timeout (decision 0013).
+ *
  * "Held" counts what the worker holds for a subscription: attempts in flight, leased deliveries waiting
  * for a slot, and rows being leased by a planning insert.
  */
@@ -28,6 +33,7 @@ export class SubscriptionSlots {
   constructor(
     private readonly perSubscription: number,
     private readonly queuePerSlot: number,
+    private readonly slowMs = Infinity,
   ) {}
 
   /** Slots held in all. */
@@ -52,8 +58,12 @@ export class SubscriptionSlots {
     else this.heldBySub.delete(id);
   }
 
-  /** An attempt of the subscription succeeded at `now`: one more success in a row. */
-  succeeded(id: string, now: number): void {
+  /**
+   * An attempt of the subscription succeeded at `now` after `durationMs`: one more success in a row, unless
+   * it took `slowMs` or longer (then back to one slot, as after a failure).
+   */
+  succeeded(id: string, now: number, durationMs = 0): void {
+    if (durationMs >= this.slowMs) return this.failed(id);
     this.lastOk.set(id, now);
     // Bounded: beyond 100,000 subscriptions, new ones are not tracked (they stay at one slot).
     if (this.streak.size < 100_000 || this.streak.has(id)) this.streak.set(id, Math.min(this.perSubscription, (this.streak.get(id) ?? 0) + 1));

@@ -53,6 +53,7 @@ export const workerRole: Role<WorkerHandle> = {
       disableAfter: config.webhookDisableAfter,
       concurrency: config.webhookConcurrency,
       perSubscription: config.webhookConcurrencyPerSubscription,
+      perMap: config.webhookConcurrencyPerMap,
       leaseMs: config.webhookTimeoutMs + 5_000,
       attemptTimeoutMs: config.webhookTimeoutMs,
       pollMs: 250,

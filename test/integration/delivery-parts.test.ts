@@ -114,6 +114,7 @@ describe('delivery worker parts', () => {
       owner: 'test-dispatcher',
       concurrency: 16,
       perSubscription: 3,
+      perMap: 16,
       leaseMs: 60_000,
       attemptTimeoutMs: 5_000,
       pollMs: 200,

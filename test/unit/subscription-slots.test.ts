@@ -17,6 +17,21 @@ describe('SubscriptionSlots', () => {
     expect(slots.earned('b')).toBe(1);
   });
 
+  it('does not grow a subscription on successes that took the slow threshold or longer: back to one slot', () => {
+    const slots = new SubscriptionSlots(8, 3, 5_000);
+    slots.succeeded('a', NOW, 100);
+    slots.succeeded('a', NOW, 4_999);
+    expect(slots.earned('a')).toBe(3);
+    // A 2xx just under the timeout, or one whose body ran to the deadline.
+    slots.succeeded('a', NOW, 5_000);
+    expect(slots.hasStreak('a')).toBe(false);
+    expect(slots.earned('a')).toBe(1);
+    for (let i = 0; i < 5; i++) slots.succeeded('a', NOW, 9_999);
+    expect(slots.earned('a')).toBe(1);
+    expect(slots.allowance('a', NOW - 1_000)).toBe(1);
+    expect(slots.queueable('a')).toBe(1);
+  });
+
   it('takes a subscription back to one slot after a failure', () => {
     const slots = new SubscriptionSlots(8, 3);
     for (let i = 0; i < 5; i++) slots.succeeded('a', NOW);
