@@ -117,7 +117,7 @@ bench-events: build ## event pipeline benchmark (commit → relay → Redis XADD
 bench-hostile-bodies: build ## another client's read latency (p50/p95/p99) alone and beside four key holders sending 1 MB nested bodies within their rate limit (BENCH_DURATION=N seconds per phase)
 	node bench/hostile-bodies.mjs
 
-bench-webhooks: build ## webhook delivery: one worker process against a local receiver (saturation, latency, a timing-out tenth), against a bare sign-and-POST loop
+bench-webhooks: build ## webhook delivery: one worker process against a local receiver (saturation, latency, a timing-out tenth, a map whose receivers stall), against a bare sign-and-POST loop
 	node bench/webhooks.mjs
 
 clean: ## remove build output (keeps data/)

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The webhook receiver of `make bench-webhooks` (bench/webhooks.mjs), in a process of its own:
-// a node:http server on loopback that answers 200 at once on `/s/…` paths and never answers on
-// `/hang/…` paths (the sender's timeout ends those). For every delivery it records the subscription
+// a node:http server on loopback that answers 200 at once on `/s/…` paths, never answers on
+// `/hang/…` paths (the sender's timeout ends those), and on `/stall/…` paths answers 200 with the first
+// byte of a body it never ends. For every delivery it records the subscription
 // path, the killmail id of the event's payload and the event→receiver latency (arrival after the whole
 // body minus the envelope's `ts`); one request in BENCH_VERIFY_EVERY has its signature checked with
 // the subscription's secret (HMAC-SHA256 over `<timestamp>.<raw body>`, decisions §7), independently
@@ -38,6 +39,7 @@ function newPhase(name) {
     first: Infinity,
     last: -Infinity,
     hangRequests: 0,
+    stallRequests: 0,
     connections: 0,
     unparsable: 0,
     verified: { checked: 0, ok: 0, failed: 0 },
@@ -87,6 +89,7 @@ function report(p, withKeys) {
     distinct: n,
     duplicates: p.duplicates,
     hangRequests: p.hangRequests,
+    stallRequests: p.stallRequests,
     // TCP connections opened during the phase (with keep-alive, few).
     connections: p.connections,
     unparsable: p.unparsable,
@@ -140,6 +143,15 @@ const server = http.createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }
       p.hangRequests++;
       hanging.add(res);
       res.on('close', () => hanging.delete(res));
+      return;
+    }
+    if (path.startsWith('/stall/')) {
+      // 200 and a body that never ends: the sender's timeout ends the request.
+      p.stallRequests++;
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{');
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '11' });

@@ -33,14 +33,18 @@
 //       receiver never answers; the worker's WEBHOOK_TIMEOUT_MS ends each attempt and retries follow the
 //       worker's schedule), then kills are paced at BENCH_ISOLATION_RATE deliveries/s (every subscription
 //       counted): p99 of the healthy receivers against the all-healthy p99 of phase 3 at the same rate.
-//   5 quiet       (only when named in BENCH_PHASES) BENCH_QUIET_EVENTS single kills, each after BENCH_QUIET_SECONDS
+//   5 stalled     every subscription of BENCH_STALL_MAPS maps with the most subscriptions (5 with the
+//       defaults) is pointed at `/stall/<n>` (the receiver answers 200 and never ends the body, so each
+//       attempt lasts the worker's WEBHOOK_TIMEOUT_MS), then kills are paced at BENCH_ISOLATION_RATE
+//       deliveries/s: p99 of the other maps against the all-healthy p99 of phase 3 at the same rate.
+//   6 quiet       (only when named in BENCH_PHASES) BENCH_QUIET_EVENTS single kills, each after BENCH_QUIET_SECONDS
 //       without any write: event→receiver latency of the first event after a quiet spell, when idle
 //       connections (the writers', the relay's, the worker's) may have been closed.
 // Every phase checks that every planned delivery (to a healthy path) arrived at least once, and one
 // request in BENCH_VERIFY_EVERY has its signature verified by the receiver.
 //
 // Targets: ≥ 3,000 deliveries/s; p99 ≤ 50 ms below saturation; worker/baseline ≥ 0.7; healthy p99 with
-// some subscriptions timing out ≤ 2× the all-healthy p99. A miss is reported, not an error: the exit code
+// some subscriptions timing out ≤ 2× the all-healthy p99, and beside a map whose receivers stall ≤ 2×. A miss is reported, not an error: the exit code
 // is non-zero only when the benchmark breaks (lost deliveries, a failed signature, a child that dies).
 //
 // Environment (all optional):
@@ -55,6 +59,7 @@
 //   BENCH_RATE_SECONDS     seconds of each paced run (default 10)
 //   BENCH_ISOLATION_RATE   deliveries/s of phase 4 (default: the first of BENCH_RATES)
 //   BENCH_HANG_PERCENT     share of subscriptions that never answer in phase 4 (default 10)
+//   BENCH_STALL_MAPS       maps whose every subscription stalls in phase 5 (default 1)
 //   BENCH_TX_PER_SECOND    most write transactions per second in paced runs (default 50)
 //   BENCH_WRITERS          concurrent writers (default 8)
 //   BENCH_CONCURRENCY      WEBHOOK_CONCURRENCY of the worker and requests in flight of the baseline (default 128)
@@ -62,11 +67,11 @@
 //   BENCH_VERIFY_EVERY     the receiver verifies the signature of one request in this many (default 20)
 //   BENCH_STALL_SECONDS    a phase whose deliveries stop arriving for this long counts the missing ones as lost (default 30)
 //   BENCH_DRAIN_SECONDS    and so does a phase that takes longer than this in all (default 600)
-//   BENCH_PHASES           phases to run, comma list of saturation,baseline,latency,isolation,quiet (default all
+//   BENCH_PHASES           phases to run, comma list of saturation,baseline,latency,isolation,stalled,quiet (default all
 //                          but quiet; baseline needs saturation)
 //   BENCH_QUIET_EVENTS     events of the quiet phase (default 5)
 //   BENCH_QUIET_SECONDS    seconds without writes before each of them (default 40)
-//   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION, WEBHOOK_RETRY_WAITS, DATABASE_POOL_MAX   passed to the worker when set
+//   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION, WEBHOOK_CONCURRENCY_PER_MAP, WEBHOOK_RETRY_WAITS, DATABASE_POOL_MAX   passed to the worker when set
 //   DATABASE_PREPARED_STATEMENTS   passed to the relay, the worker and the bench's writers when set (printed in the summary)
 //   BENCH_WORKER_NODE_OPTIONS  NODE_OPTIONS of the worker process (default: none), e.g. "--max-semi-space-size=1"
 //   BENCH_WORKER_ARGS      node flags of the worker process that NODE_OPTIONS refuses, space-separated, e.g. "--trace-gc"
@@ -78,7 +83,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { dropDatabase } from './support.mjs';
-import { baseline, chooseRates, isolation, latency, quiet, saturation } from './webhooks/phases.mjs';
+import { baseline, chooseRates, isolation, latency, quiet, saturation, stalled } from './webhooks/phases.mjs';
 import { report } from './webhooks/report.mjs';
 import { log, readSettings } from './webhooks/settings.mjs';
 import { createContext, loadProduct, setUp, startWorker } from './webhooks/setup.mjs';
@@ -91,7 +96,7 @@ async function main() {
   const { db } = ctx;
   try {
     await setUp(ctx);
-    ctx.results = { saturation: undefined, baseline: undefined, latency: [], isolation: undefined, quiet: undefined };
+    ctx.results = { saturation: undefined, baseline: undefined, latency: [], isolation: undefined, stalled: undefined, quiet: undefined };
     if (phases.has('saturation')) {
       const expected = await saturation(ctx);
       if (phases.has('baseline')) await baseline(ctx, expected);
@@ -101,6 +106,7 @@ async function main() {
     chooseRates(ctx);
     if (phases.has('latency')) await latency(ctx);
     if (phases.has('isolation')) await isolation(ctx);
+    if (phases.has('stalled')) await stalled(ctx);
     if (phases.has('quiet')) await quiet(ctx);
     report(ctx);
   } finally {

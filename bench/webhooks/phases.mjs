@@ -1,4 +1,4 @@
-// The phases of bench/webhooks.mjs (saturation, baseline, latency, isolation, quiet); each takes the run's
+// The phases of bench/webhooks.mjs (saturation, baseline, latency, isolation, stalled, quiet); each takes the run's
 // context and puts its figures in `ctx.results`.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -115,7 +115,8 @@ export async function pacedRun(ctx, name, rate, hung = new Set()) {
   const l = report.latencyMs;
   log(
     `${name}: ${report.distinct} deliveries at ${fmt(report.perSecond, 0)}/s, event→receiver p50 ${fmt(l.p50, 1)} p99 ${fmt(l.p99, 1)} max ${fmt(l.max, 1)} ms ` +
-      `(event→planned p50 ${fmt(report.planned[0], 1)} p99 ${fmt(report.planned[1], 1)} ms)${report.hangRequests ? `, ${report.hangRequests} requests to hanging paths` : ''}; ` +
+      `(event→planned p50 ${fmt(report.planned[0], 1)} p99 ${fmt(report.planned[1], 1)} ms)${report.hangRequests ? `, ${report.hangRequests} requests to hanging paths` : ''}` +
+      `${report.stallRequests ? `, ${report.stallRequests} requests to stalling paths` : ''}; ` +
       `CPU worker ${fmt(report.cpu.workerPct, 0)} %, machine ${fmt(report.cpu.machineBusyPct, 0)} %`,
   );
   return report;
@@ -157,6 +158,7 @@ export async function isolation(ctx) {
       hung.add(s.n);
     }
   }
+  ctx.hung = hung;
   log(`isolation: ${hung.size} of ${ctx.subSeq} subscriptions now point at paths that never answer`);
   const report = await pacedRun(ctx, `isolation-${isolationRate}`, isolationRate, hung);
   report.hungSubscriptions = hung.size;
@@ -164,7 +166,33 @@ export async function isolation(ctx) {
   results.isolation = report;
 }
 
-/** 5. Quiet spells: one kill at a time, each after quietSeconds without writes. */
+/**
+ * 5. Stalled: every subscription of the BENCH_STALL_MAPS maps with the most subscriptions pointed at paths
+ * that answer 200 and never end their body (each attempt a "success" that lasts the whole timeout); the
+ * other maps' p99 against the all-healthy p99 at the same rate. Subscriptions left hanging by phase 4 stay so.
+ */
+export async function stalled(ctx) {
+  const { results, isolationRate, platform } = ctx;
+  let healthy = results.latency.find((r) => r.rate === isolationRate);
+  if (!healthy) healthy = await pacedRun(ctx, `rate-${isolationRate}`, isolationRate);
+  const most = Math.max(...ctx.maps.map((m) => m.subs.length));
+  const chosen = ctx.maps.filter((m) => m.subs.length === most).slice(0, ctx.stallMaps);
+  const hung = new Set(ctx.hung ?? []);
+  for (const map of chosen) {
+    for (const s of map.subs) {
+      await platform.webhooks.update(map.principal, map.id, s.id, { url: `${ctx.receiverUrl}/stall/${s.n}` });
+      hung.add(s.n);
+    }
+  }
+  log(`stalled: ${chosen.length} maps with ${most} subscriptions each now point at paths that answer 200 and never end the body`);
+  const report = await pacedRun(ctx, `stalled-${isolationRate}`, isolationRate, hung);
+  report.stalledMaps = chosen.length;
+  report.stalledSubscriptions = chosen.length * most;
+  report.healthyP99Ms = healthy.latencyMs.p99;
+  results.stalled = report;
+}
+
+/** 6. Quiet spells: one kill at a time, each after quietSeconds without writes. */
 export async function quiet(ctx) {
   const { quietSeconds, quietEvents } = ctx;
   const spells = { seconds: quietSeconds, events: [] };

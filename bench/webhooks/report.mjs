@@ -9,6 +9,7 @@ export function report(ctx) {
   const s = results.saturation;
   const b = results.baseline;
   const iso = results.isolation;
+  const st = results.stalled;
   const ratio = s && b ? s.perSecond / b.perSecond : NaN;
   const verdict = (ok) => (ok ? 'met' : 'MISSED');
   const rows = [];
@@ -31,6 +32,14 @@ export function report(ctx) {
       iso.healthyP99Ms > 50
         ? `${verdict(iso.latencyMs.p99 <= 2 * iso.healthyP99Ms)} (against an all-healthy p99 that misses its own target)`
         : verdict(iso.latencyMs.p99 <= 2 * iso.healthyP99Ms),
+    ]);
+  }
+  if (st) {
+    rows.push([
+      `${fmt(st.rate, 0)}/s beside ${st.stalledMaps} map(s) whose ${st.stalledSubscriptions} subscriptions answer 200 and stall: other maps' p50 / p99 (all healthy: p99 ${fmt(st.healthyP99Ms, 1)} ms)`,
+      `${fmt(st.latencyMs.p50, 1)} / ${fmt(st.latencyMs.p99, 1)} ms (×${fmt(st.latencyMs.p99 / st.healthyP99Ms, 1)})`,
+      '≤ 2×',
+      verdict(st.latencyMs.p99 <= 2 * st.healthyP99Ms),
     ]);
   }
   if (results.quiet) {
@@ -106,6 +115,13 @@ export function report(ctx) {
           `  isolation: ${iso.hangRequests} requests reached hanging paths; ${iso.connections} connections opened; healthy p90 ${fmt(iso.latencyMs.p90, 1)} max ${fmt(iso.latencyMs.max, 1)} ms; ` +
             `event→planned p50 ${fmt(iso.planned[0], 1)} p99 ${fmt(iso.planned[1], 1)} ms`,
           cpuLine('isolation', iso),
+        ]
+      : []),
+    ...(st
+      ? [
+          `  stalled: ${st.stallRequests} requests reached stalling paths; healthy p90 ${fmt(st.latencyMs.p90, 1)} max ${fmt(st.latencyMs.max, 1)} ms; ` +
+            `event→planned p50 ${fmt(st.planned[0], 1)} p99 ${fmt(st.planned[1], 1)} ms`,
+          cpuLine('stalled', st),
         ]
       : []),
     ...(results.quiet

@@ -38,6 +38,7 @@ export function readSettings() {
   const quietSeconds = intEnv('BENCH_QUIET_SECONDS', 40);
   const isolationRate = intEnv('BENCH_ISOLATION_RATE', 0, 0);
   const hangPercent = intEnv('BENCH_HANG_PERCENT', 10);
+  const stallMaps = intEnv('BENCH_STALL_MAPS', 1);
   const txPerSecond = intEnv('BENCH_TX_PER_SECOND', 50);
   const writers = intEnv('BENCH_WRITERS', 8);
   const concurrency = intEnv('BENCH_CONCURRENCY', 128);
@@ -45,8 +46,9 @@ export function readSettings() {
   const verifyEvery = intEnv('BENCH_VERIFY_EVERY', 20);
   const drainSeconds = intEnv('BENCH_DRAIN_SECONDS', 600);
   const stallSeconds = intEnv('BENCH_STALL_SECONDS', 30);
-  const phases = new Set((process.env.BENCH_PHASES || 'saturation,baseline,latency,isolation').split(',').map((s) => s.trim()));
-  for (const p of phases) if (!['saturation', 'baseline', 'latency', 'isolation', 'quiet'].includes(p)) throw new Error(`BENCH_PHASES: unknown phase "${p}"`);
+  const phases = new Set((process.env.BENCH_PHASES || 'saturation,baseline,latency,isolation,stalled').split(',').map((s) => s.trim()));
+  for (const p of phases)
+    if (!['saturation', 'baseline', 'latency', 'isolation', 'stalled', 'quiet'].includes(p)) throw new Error(`BENCH_PHASES: unknown phase "${p}"`);
   if (phases.has('baseline') && !phases.has('saturation')) throw new Error('BENCH_PHASES: baseline sends the bodies of the saturation phase; add saturation');
   const DIST = path.resolve(ROOT, process.env.BENCH_DIST || 'dist');
   return {
@@ -62,6 +64,7 @@ export function readSettings() {
     quietSeconds,
     isolationRate,
     hangPercent,
+    stallMaps,
     txPerSecond,
     writers,
     concurrency,

@@ -51,7 +51,8 @@ export async function createContext(settings, product) {
   if (process.env.DATABASE_PREPARED_STATEMENTS) ctx.env.DATABASE_PREPARED_STATEMENTS = process.env.DATABASE_PREPARED_STATEMENTS;
   ctx.childEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production' };
   ctx.workerEnv = { WEBHOOK_CONCURRENCY: String(ctx.concurrency), WEBHOOK_TIMEOUT_MS: String(ctx.timeoutMs) };
-  for (const k of ['WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', 'WEBHOOK_RETRY_WAITS', 'DATABASE_POOL_MAX']) if (process.env[k]) ctx.workerEnv[k] = process.env[k];
+  for (const k of ['WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', 'WEBHOOK_CONCURRENCY_PER_MAP', 'WEBHOOK_RETRY_WAITS', 'DATABASE_POOL_MAX'])
+    if (process.env[k]) ctx.workerEnv[k] = process.env[k];
   if (process.env.BENCH_WORKER_NODE_OPTIONS !== undefined) ctx.workerEnv.NODE_OPTIONS = process.env.BENCH_WORKER_NODE_OPTIONS;
 
   ctx.closers = [];
