@@ -114,7 +114,7 @@ bench-operator: build ## operator: 1,000 WebhookSubscriptions at once on a test 
 bench-events: build ## event pipeline benchmark (commit → relay → Redis XADD) against a raw INSERT + XADD baseline
 	node bench/events.mjs
 
-bench-hostile-bodies: build ## another client's read latency (p50/p95/p99) alone and beside four key holders sending 1 MB nested bodies within their rate limit (BENCH_DURATION=N seconds per phase)
+bench-hostile-bodies: build ## another client's read latency (p50/p95/p99) alone and beside four key holders sending 1 MB nested bodies within their rate limit, then beside two sending 620 KB kill imports of unknown fields (BENCH_DURATION=N seconds per phase)
 	node bench/hostile-bodies.mjs
 
 bench-webhooks: build ## webhook delivery: one worker process against a local receiver (saturation, latency, a timing-out tenth, a map whose receivers stall), against a bare sign-and-POST loop

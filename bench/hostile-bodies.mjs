@@ -1,27 +1,36 @@
 #!/usr/bin/env node
-// Hostile bodies beside a reader: another client's read latency with and without four key holders who
-// each send, within their key's rate limit, 1 MB bodies of deeply nested arrays (refused 400).
+// Hostile bodies beside a reader: another client's read latency with and without key holders who each
+// send, within their key's rate limit, bodies that are refused 400, one shape per phase
+// (bench/hostile-body-shapes.mjs):
+//   nested           1 MB of deeply nested arrays (`[`×500,000 + `]`×500,000), 4 senders × 95 a minute;
+//   unknown-fields   a 620 KB kill import of 200 kills each with about 100 unknown fields, 2 senders × 15
+//                    a minute (the load of the finding that added it).
 //
 //   make bench-hostile-bodies                    (builds, then runs this script)
 //   BENCH_DURATION=5 node bench/hostile-bodies.mjs
 //
 // The built product (`node dist/cli.js serve`, default rate limit of 100 requests per key and minute) over
-// a database of its own. Phase 1: the reader alone; phase 2: the reader while the four senders run. The
-// reader reads GET /api/map/systems at a steady pace, spread over keys of its own so that it stays within
-// their limits; each sender (a process of its own, so that building and writing its bodies does not slow
-// the reader's own event loop) POSTs `[`×500,000 + `]`×500,000 to /api/maps/{map}/kills on its own key at
-// BENCH_HOSTILE_PER_MINUTE (95, under the limit) and the answers are checked (400). Printed: the reader's
-// p50/p95/p99 and max per phase, the ratio of phase 2 to phase 1, the senders' statuses, and the product's
-// CPU seconds per phase and per hostile body.
+// a database of its own. Phase 1: the reader alone; then per shape of BENCH_SHAPES: the reader while that
+// shape's senders run. The reader reads GET /api/map/systems at a steady pace, spread over keys of its own
+// so that it stays within their limits; each sender (a process of its own, so that building and writing
+// its bodies does not slow the reader's own event loop) POSTs its bodies to /api/maps/{map}/kills on its
+// own key at its pace (under the limit) and the answers are checked (400). Printed: the reader's
+// p50/p95/p99 and max per phase, the ratio of each phase to phase 1, the senders' statuses and the size
+// of their 400 answers, and the product's CPU seconds per phase and per hostile body.
 //
 // Environment (all optional):
 //   BENCH_DATABASE_URL         database to (re)create and seed   postgres://postgres@127.0.0.1:5432/mapintel_bench_hostile
 //   BENCH_REDIS_URL            Redis for the rate-limit counters, as deployed; '' (default) = in-process
 //   BENCH_DURATION             seconds per phase (default 30)
 //   BENCH_READS_PER_SECOND     the reader's pace (default 10)
-//   BENCH_HOSTILE_SENDERS      senders in phase 2 (default 4)
-//   BENCH_HOSTILE_PER_MINUTE   bodies per sender and minute (default 95)
-//   BENCH_BODY_BYTES           size of a hostile body (default 1,000,000)
+//   BENCH_SHAPES               body shapes, one phase each, comma list (default nested,unknown-fields)
+//   BENCH_HOSTILE_SENDERS      senders of the nested shape (default 4)
+//   BENCH_HOSTILE_PER_MINUTE   nested bodies per sender and minute (default 95)
+//   BENCH_BODY_BYTES           size of a nested body (default 1,000,000)
+//   BENCH_UNKNOWN_SENDERS      senders of the unknown-fields shape (default 2)
+//   BENCH_UNKNOWN_PER_MINUTE   unknown-fields bodies per sender and minute (default 15)
+//   BENCH_UNKNOWN_BYTES        size of an unknown-fields body (default 620,000)
+//   BENCH_PRODUCT_NODE_ARGS    node flags of the product process, space-separated (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
 //   BENCH_KEEP_DB=1            keep the database after the run
 //   BENCH_JSON=path            also write the results as JSON
 import { fork } from 'node:child_process';
@@ -31,6 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dropDatabase, freePort, intEnv, percentile, procCpu, recreateDatabase, sleep, startChild, waitReady } from './support.mjs';
+import { hostileBody } from './hostile-body-shapes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -103,28 +113,28 @@ async function send(product, mapId, key, body, perMinute, until, offsetMs) {
   await sleep(offsetMs);
   let next = performance.now();
   let sent = 0;
+  let answerBytes = 0;
   while (Date.now() < until) {
     const res = await fetch(`${product.url}/api/maps/${mapId}/kills`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body,
     });
-    await res.arrayBuffer();
+    answerBytes = Math.max(answerBytes, (await res.arrayBuffer()).byteLength);
     statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     sent++;
     next += interval;
     await sleep(Math.max(0, next - performance.now()));
   }
-  return { sent, statuses };
+  return { sent, statuses, answerBytes };
 }
 
 /** A sender in a child process (`--sender`): its options come as a message, its counts go back as one. */
 function runSender() {
   process.once('message', async (o) => {
-    const half = Math.floor(o.bodyBytes / 2);
-    const body = '['.repeat(half) + ']'.repeat(half);
+    const body = hostileBody(o.shape, o.bodyBytes);
     const r = await send({ url: o.url }, o.mapId, o.key, body, o.perMinute, o.until, o.offsetMs);
-    process.send({ sent: r.sent, statuses: Object.fromEntries(r.statuses) }, () => process.exit(0));
+    process.send({ sent: r.sent, statuses: Object.fromEntries(r.statuses), answerBytes: r.answerBytes }, () => process.exit(0));
   });
 }
 
@@ -133,7 +143,9 @@ function startSender(options) {
   const child = fork(SELF, ['--sender'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   child.send(options);
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ sent: m.sent, statuses: new Map(Object.entries(m.statuses).map(([k, v]) => [Number(k), v])) }));
+    child.once('message', (m) =>
+      resolve({ sent: m.sent, answerBytes: m.answerBytes, statuses: new Map(Object.entries(m.statuses).map(([k, v]) => [Number(k), v])) }),
+    );
     child.once('exit', (code) => (code ? reject(new Error(`a sender exited with code ${code}`)) : undefined));
   });
 }
@@ -147,15 +159,30 @@ function figures(latencies) {
 async function main() {
   const duration = intEnv('BENCH_DURATION', 30);
   const readsPerSecond = intEnv('BENCH_READS_PER_SECOND', 10);
-  const senders = intEnv('BENCH_HOSTILE_SENDERS', 4);
-  const hostilePerMinute = intEnv('BENCH_HOSTILE_PER_MINUTE', 95);
-  const bodyBytes = intEnv('BENCH_BODY_BYTES', 1_000_000, 2);
-  if (hostilePerMinute >= LIMIT_PER_MINUTE) throw new Error(`BENCH_HOSTILE_PER_MINUTE must stay under the key's limit (${LIMIT_PER_MINUTE})`);
+  const shapes = (process.env.BENCH_SHAPES || 'nested,unknown-fields').split(',').map((x) => x.trim());
+  const plans = {
+    nested: {
+      senders: intEnv('BENCH_HOSTILE_SENDERS', 4),
+      perMinute: intEnv('BENCH_HOSTILE_PER_MINUTE', 95),
+      bodyBytes: intEnv('BENCH_BODY_BYTES', 1_000_000, 2),
+    },
+    'unknown-fields': {
+      senders: intEnv('BENCH_UNKNOWN_SENDERS', 2),
+      perMinute: intEnv('BENCH_UNKNOWN_PER_MINUTE', 15),
+      bodyBytes: intEnv('BENCH_UNKNOWN_BYTES', 620_000, 10_000),
+    },
+  };
+  for (const shape of shapes) {
+    if (!plans[shape]) throw new Error(`BENCH_SHAPES: unknown shape "${shape}" (nested, unknown-fields)`);
+    if (plans[shape].perMinute >= LIMIT_PER_MINUTE) throw new Error(`${shape}: bodies per minute must stay under the key's limit (${LIMIT_PER_MINUTE})`);
+  }
   if (!existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `make build` (or `make bench-hostile-bodies`)');
   const databaseUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/mapintel_bench_hostile';
   const redisUrl = process.env.BENCH_REDIS_URL ?? '';
+  const nodeArgs = (process.env.BENCH_PRODUCT_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // The reader's keys: at its pace, each key gets at most half of its limit in any minute.
   const readerKeys = Math.ceil((readsPerSecond * 60) / (LIMIT_PER_MINUTE / 2));
+  const senderKeys = Math.max(...shapes.map((x) => plans[x].senders));
 
   const db = await recreateDatabase(databaseUrl);
   log(
@@ -172,11 +199,11 @@ async function main() {
   };
   let product;
   try {
-    const { mapId, keys } = await seed(env, readerKeys + senders);
+    const { mapId, keys } = await seed(env, readerKeys + senderKeys);
     const port = await freePort();
     product = startChild(
       'product',
-      [path.join(ROOT, 'dist/cli.js'), 'serve'],
+      [...nodeArgs, path.join(ROOT, 'dist/cli.js'), 'serve'],
       {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
@@ -194,55 +221,76 @@ async function main() {
     await waitReady(product, `${product.url}/readyz`);
     const readers = keys.slice(0, readerKeys);
     const hostile = keys.slice(readerKeys);
-    const half = Math.floor(bodyBytes / 2);
-    log(`product ${product.url}; reader: ${readsPerSecond}/s over ${readerKeys} keys; ${senders} senders × ${hostilePerMinute}/min of ${2 * half} bytes`);
+    log(
+      `product ${product.url}; reader: ${readsPerSecond}/s over ${readerKeys} keys; ` +
+        shapes.map((x) => `${x}: ${plans[x].senders} senders × ${plans[x].perMinute}/min of ${plans[x].bodyBytes} bytes`).join('; '),
+    );
 
     // A short warm-up (JIT, pool, caches), not measured.
     await read(product, mapId, readers, readsPerSecond, Date.now() + 2_000);
 
-    const cpu0 = procCpu(product.child.pid);
+    let cpuBefore = procCpu(product.child.pid);
     const alone = await read(product, mapId, readers, readsPerSecond, Date.now() + duration * 1000);
-    const cpu1 = procCpu(product.child.pid);
-    const until = Date.now() + duration * 1000;
-    const [beside, ...sent] = await Promise.all([
-      read(product, mapId, readers, readsPerSecond, until),
-      ...hostile.map((key, i) =>
-        startSender({ url: product.url, mapId, key, bodyBytes, perMinute: hostilePerMinute, until, offsetMs: (i * 60_000) / hostilePerMinute / senders }),
-      ),
-    ]);
-    const cpu2 = procCpu(product.child.pid);
-
+    let cpuAfter = procCpu(product.child.pid);
+    const cpuAlone = cpuAfter - cpuBefore;
     const a = figures(alone.latencies);
-    const b = figures(beside.latencies);
-    const hostileSent = sent.reduce((n, s) => n + s.sent, 0);
-    const hostileStatuses = {};
-    for (const s of sent) for (const [status, n] of s.statuses) hostileStatuses[status] = (hostileStatuses[status] ?? 0) + n;
-    const cpuAlone = cpu1 - cpu0;
-    const cpuBeside = cpu2 - cpu1;
     const result = {
       machine: { cores: os.cpus().length, node: process.version, load: os.loadavg() },
-      settings: { duration, readsPerSecond, readerKeys, senders, hostilePerMinute, bodyBytes: 2 * half },
+      settings: { duration, readsPerSecond, readerKeys, shapes: Object.fromEntries(shapes.map((x) => [x, plans[x]])) },
       alone: { ...a, statuses: Object.fromEntries(alone.statuses) },
-      beside: { ...b, statuses: Object.fromEntries(beside.statuses) },
-      ratio: { p50: +(b.p50 / a.p50).toFixed(2), p95: +(b.p95 / a.p95).toFixed(2), p99: +(b.p99 / a.p99).toFixed(2) },
-      hostile: { sent: hostileSent, statuses: hostileStatuses },
-      productCpuSeconds: { alone: +cpuAlone.toFixed(2), beside: +cpuBeside.toFixed(2) },
-      cpuMsPerHostileBody: hostileSent ? +(((cpuBeside - cpuAlone) * 1000) / hostileSent).toFixed(1) : null,
+      productCpuSeconds: { alone: +cpuAlone.toFixed(2) },
+      beside: {},
     };
     const row = (name, f) =>
-      `${name.padEnd(22)} ${String(f.n).padStart(6)} ${String(f.p50).padStart(8)} ${String(f.p95).padStart(8)} ${String(f.p99).padStart(8)} ${String(f.max).padStart(8)}`;
-    console.log('\nreader latency, ms          n      p50      p95      p99      max');
-    console.log(row('alone', a));
-    console.log(row(`beside ${senders} senders`, b));
-    console.log(`ratio to alone: p50 ×${result.ratio.p50}, p95 ×${result.ratio.p95}, p99 ×${result.ratio.p99}`);
-    console.log(`reader statuses: alone ${JSON.stringify(result.alone.statuses)}, beside ${JSON.stringify(result.beside.statuses)}`);
-    console.log(`hostile bodies: ${hostileSent} sent, statuses ${JSON.stringify(hostileStatuses)}`);
-    console.log(
-      `product CPU: ${result.productCpuSeconds.alone} s alone, ${result.productCpuSeconds.beside} s beside the senders (${result.cpuMsPerHostileBody ?? '–'} ms more per hostile body)`,
-    );
+      `${name.padEnd(30)} ${String(f.n).padStart(6)} ${String(f.p50).padStart(8)} ${String(f.p95).padStart(8)} ${String(f.p99).padStart(8)} ${String(f.max).padStart(8)}`;
+    const lines = ['', 'reader latency, ms                  n      p50      p95      p99      max', row('alone', a)];
+    const notes = [];
+    let bad = false;
+    for (const shape of shapes) {
+      const plan = plans[shape];
+      const until = Date.now() + duration * 1000;
+      cpuBefore = procCpu(product.child.pid);
+      const [beside, ...sent] = await Promise.all([
+        read(product, mapId, readers, readsPerSecond, until),
+        ...hostile.slice(0, plan.senders).map((key, i) =>
+          startSender({
+            url: product.url,
+            mapId,
+            key,
+            shape,
+            bodyBytes: plan.bodyBytes,
+            perMinute: plan.perMinute,
+            until,
+            offsetMs: (i * 60_000) / plan.perMinute / plan.senders,
+          }),
+        ),
+      ]);
+      cpuAfter = procCpu(product.child.pid);
+      const b = figures(beside.latencies);
+      const hostileSent = sent.reduce((n, x) => n + x.sent, 0);
+      const hostileStatuses = {};
+      for (const x of sent) for (const [status, n] of x.statuses) hostileStatuses[status] = (hostileStatuses[status] ?? 0) + n;
+      const cpuBeside = cpuAfter - cpuBefore;
+      const r = {
+        ...b,
+        statuses: Object.fromEntries(beside.statuses),
+        ratio: { p50: +(b.p50 / a.p50).toFixed(2), p95: +(b.p95 / a.p95).toFixed(2), p99: +(b.p99 / a.p99).toFixed(2) },
+        hostile: { sent: hostileSent, statuses: hostileStatuses, largestAnswerBytes: Math.max(...sent.map((x) => x.answerBytes)) },
+        productCpuSeconds: +cpuBeside.toFixed(2),
+        cpuMsPerHostileBody: hostileSent ? +(((cpuBeside - cpuAlone) * 1000) / hostileSent).toFixed(1) : null,
+      };
+      result.beside[shape] = r;
+      lines.push(row(`beside ${plan.senders} ${shape} senders`, b));
+      notes.push(
+        `${shape}: ratio to alone p50 ×${r.ratio.p50}, p95 ×${r.ratio.p95}, p99 ×${r.ratio.p99}; reader statuses ${JSON.stringify(r.statuses)}; ` +
+          `hostile bodies ${hostileSent} sent, statuses ${JSON.stringify(hostileStatuses)}, largest answer ${r.hostile.largestAnswerBytes} bytes; ` +
+          `product CPU ${r.productCpuSeconds} s (${cpuAlone.toFixed(2)} s alone; ${r.cpuMsPerHostileBody ?? '–'} ms more per hostile body)`,
+      );
+      if (Object.keys(hostileStatuses).some((x) => x !== '400') || beside.statuses.size !== 1 || !beside.statuses.has(200)) bad = true;
+    }
+    console.log([...lines, '', ...notes].join('\n'));
     if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(result, null, 2));
-    const unexpected = Object.keys(hostileStatuses).filter((s) => s !== '400');
-    if (unexpected.length || beside.statuses.size !== 1 || !beside.statuses.has(200)) {
+    if (bad) {
       console.error('unexpected statuses: hostile bodies must all be 400 and the reader’s reads 200');
       process.exitCode = 1;
     }

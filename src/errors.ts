@@ -28,7 +28,12 @@ export class BadRequestError extends AppError {
 }
 
 export class ValidationError extends AppError {
-  constructor(details: ErrorDetail[], message = 'Request validation failed') {
+  /** `omitted`: further problems found and not listed in `details` (answered as `details_omitted`). */
+  constructor(
+    details: ErrorDetail[],
+    message = 'Request validation failed',
+    public readonly omitted = 0,
+  ) {
     super(400, 'validation_failed', message, details);
   }
 }
@@ -169,6 +174,10 @@ export function toAppError(err: unknown): AppError | undefined {
   return undefined;
 }
 
-export function errorBody(err: AppError): { error: string; code: string; details?: ErrorDetail[] } {
-  return err.details ? { error: err.message, code: err.code, details: err.details } : { error: err.message, code: err.code };
+export function errorBody(err: AppError): { error: string; code: string; details?: ErrorDetail[]; details_omitted?: number } {
+  if (!err.details) return { error: err.message, code: err.code };
+  const omitted = err instanceof ValidationError ? err.omitted : 0;
+  return omitted > 0
+    ? { error: err.message, code: err.code, details: err.details, details_omitted: omitted }
+    : { error: err.message, code: err.code, details: err.details };
 }

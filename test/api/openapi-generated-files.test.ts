@@ -68,10 +68,12 @@ describe('committed generated files', () => {
   it('src/api/generated/routes.ts is what tsoa generates from the controllers', async () => {
     const committed = await readFile(path.join(GENERATED, 'routes.ts'), 'utf8');
     // Relative imports depend on the output directory: compare them as paths from the repository root.
+    // The routes template (src/api/templates/routes.hbs) writes its own import literally, for src/api/generated.
     const normalize = (text: string, from: string) =>
       text.replace(
         /(from\s+')(\.{1,2}\/[^']*)(')/g,
-        (_m, a: string, spec: string, b: string) => `${a}<root>/${path.relative(ROOT, path.resolve(from, spec))}${b}`,
+        (_m, a: string, spec: string, b: string) =>
+          `${a}<root>/${path.relative(ROOT, path.resolve(spec === '../bounded-validation.js' ? GENERATED : from, spec))}${b}`,
       );
     const regenerated = normalize(generated.routes, dir);
     const current = normalize(committed, GENERATED);

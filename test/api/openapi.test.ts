@@ -247,10 +247,10 @@ describe('GET /api/openapi.json', () => {
     expect(doc.components.securitySchemes.map_key).toMatchObject({ description: expect.stringContaining('`POST /api/admin/maps/{map}/keys`') as unknown });
   });
 
-  it('defines the error schema {error, code, details?}', () => {
+  it('defines the error schema {error, code, details?, details_omitted?}', () => {
     const err = doc.components.schemas.ErrorResponse!;
     expect(err.type).toBe('object');
-    expect(Object.keys(err.properties ?? {}).sort()).toEqual(['code', 'details', 'error']);
+    expect(Object.keys(err.properties ?? {}).sort()).toEqual(['code', 'details', 'details_omitted', 'error']);
     expect(err.required?.sort()).toEqual(['code', 'error']);
     const detail = deref(doc, err.properties!.details!.items);
     expect(Object.keys(detail?.properties ?? {}).sort()).toEqual(['field', 'message']);

@@ -2,7 +2,8 @@
 /* eslint-disable */
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import type { TsoaRoute } from '@tsoa/runtime';
-import {  fetchMiddlewares, ExpressTemplateService } from '@tsoa/runtime';
+import {  fetchMiddlewares } from '@tsoa/runtime';
+import { BoundedExpressTemplateService as ExpressTemplateService } from '../bounded-validation.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { StaticInfoController } from './../../static-data/static-info.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
@@ -70,6 +71,7 @@ const models: TsoaRoute.Models = {
             "error": {"dataType":"string","required":true},
             "code": {"dataType":"string","required":true},
             "details": {"dataType":"array","array":{"dataType":"refObject","ref":"ErrorDetailDto"}},
+            "details_omitted": {"dataType":"integer"},
         },
         "additionalProperties": false,
     },

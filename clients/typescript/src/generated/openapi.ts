@@ -1107,8 +1107,14 @@ export interface components {
             error: string;
             /** @description Stable snake_case code, e.g. `map_identifier_required`, `validation_failed`, `rate_limited`. */
             code: string;
-            /** @description Present for validation failures. */
+            /** @description Present for validation failures: the first 20 problems found. */
             details?: components["schemas"]["ErrorDetailDto"][];
+            /**
+             * Format: int32
+             * @description Present when a validation failure found more problems than `details` lists: how many more (validation
+             *     stops once it has found 100, so a body may hold more still).
+             */
+            details_omitted?: number;
         };
         /** @description System static information: static facts about one EVE solar system. */
         SystemStaticInfoDto: {
