@@ -1,12 +1,10 @@
 import type express from 'express';
-import type { NextFunction, Request, Response } from 'express';
-import swaggerUi from 'swagger-ui-express';
 import type { AppDeps } from './deps.js';
 import { publishedOpenapi } from './openapi.js';
-import { AppError } from '../errors.js';
 import { consolePage } from '../console/console-page.js';
 import { serveConsole } from '../console/console-assets.js';
-import { FAVICON_URL, serveFavicons } from '../console/favicon.js';
+import { serveFavicons } from '../console/favicon.js';
+import { serveExplorer } from './explorer.js';
 
 /**
  * What is not the API: the pages' icon, the event console and live map, the redirect to the explorer,
@@ -45,19 +43,6 @@ export function servePages(app: express.Express, deps: AppDeps): void {
     res.locals.route = '/api/openapi.json';
     res.json(publishedOpenapi());
   });
-  app.use(
-    '/swaggerui',
-    (req: Request, res: Response, next: NextFunction) => {
-      res.locals.route = '/swaggerui';
-      // swagger-ui-dist's own start-up script (it loads the Petstore example); the explorer uses swagger-ui-init.js.
-      if (req.path === '/swagger-initializer.js') return next(new AppError(404, 'not_found', 'Not found'));
-      next();
-    },
-    swaggerUi.serve,
-    swaggerUi.setup(undefined, {
-      customSiteTitle: 'mapintel API explorer',
-      customfavIcon: FAVICON_URL,
-      swaggerOptions: { url: '/api/openapi.json', persistAuthorization: true, displayRequestDuration: true },
-    }),
-  );
+  // The API explorer, with the pages' security headers (explorer.ts).
+  serveExplorer(app);
 }

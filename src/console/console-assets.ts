@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Express } from 'express';
+import { pageHeaders } from './page-headers.js';
 
 const ASSETS = path.resolve(import.meta.dirname, '../../assets/console');
 const require = createRequire(import.meta.url);
@@ -22,8 +23,22 @@ const FILES: [url: string, file: () => string][] = [
 
 export const CONSOLE_SCRIPTS: readonly string[] = FILES.map(([url]) => url);
 
-/** Serves /console and its scripts (GET and HEAD), read once at start. */
+/** The page's style sheet (its styles are a file, not inline, under the page's Content-Security-Policy). */
+export const CONSOLE_STYLES = '/console/assets/console.css';
+
+/**
+ * Serves /console, its scripts and its style sheet (GET and HEAD), read once at start. Everything under
+ * /console gets the pages' security headers (page-headers.ts), whatever route serves it.
+ */
 export function serveConsole(app: Express, html: string): void {
+  app.use('/console', pageHeaders());
+  const styles = readFileSync(path.join(ASSETS, 'console.css'));
+  app.get(CONSOLE_STYLES, (_req, res) => {
+    res.locals.route = CONSOLE_STYLES;
+    res.setHeader('content-type', 'text/css; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache');
+    res.send(styles);
+  });
   app.get('/console', (_req, res) => {
     res.locals.route = '/console';
     res.setHeader('content-type', 'text/html; charset=utf-8');

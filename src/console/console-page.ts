@@ -7,7 +7,7 @@
  */
 import { EVENT_TYPES } from '../events/catalog.js';
 import { FAVICON_URL } from './favicon.js';
-import { CONSOLE_SCRIPTS } from './console-assets.js';
+import { CONSOLE_SCRIPTS, CONSOLE_STYLES } from './console-assets.js';
 
 export function consolePage(): string {
   const boxes = EVENT_TYPES.map((t) => `<label><input type="checkbox" name="type" value="${t}" checked> ${t}</label>`).join('\n        ');
@@ -19,31 +19,7 @@ export function consolePage(): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>mapintel event console</title>
 <link rel="icon" href="${FAVICON_URL}" type="image/svg+xml">
-<style>
-  body { font: 14px/1.4 system-ui, sans-serif; margin: 1.2rem; color: #1d232a; }
-  h1 { font-size: 1.3rem; margin: 0 0 .8rem; }
-  form { display: grid; grid-template-columns: 1fr 16rem; gap: .5rem 1rem; max-width: 80rem; }
-  form > fieldset, form > div { grid-column: 1 / -1; }
-  input[type=text], input[type=password] { font: inherit; padding: .35rem .5rem; width: 100%; box-sizing: border-box; }
-  fieldset { display: flex; flex-wrap: wrap; gap: .2rem 1rem; border: 1px solid #ccd; font-size: 13px; }
-  button { font: inherit; padding: .35rem .9rem; margin-right: .5rem; }
-  #status { font-weight: 600; margin: .8rem 0 .3rem; }
-  #status.live { color: #137333; } #status.down { color: #b3261e; }
-  #status.error { background: #fce8e6; border: 1px solid #f4b4ae; padding: .5rem .7rem; border-radius: 4px; }
-  .main { display: grid; grid-template-columns: minmax(0, 1fr) 24rem; gap: 1rem; align-items: start; }
-  #livemap { height: 72vh; min-height: 420px; border: 1px solid #ccd; border-radius: 4px; background: #fbfcfd; }
-  .legend { font-size: 12px; color: #556; margin-top: .3rem; }
-  .side { max-height: 80vh; overflow: auto; }
-  #details { border: 1px solid #ccd; border-radius: 4px; padding: .5rem .8rem; margin-bottom: .8rem; }
-  #details h2 { font-size: 1.05rem; margin: .2rem 0 .4rem; } #details h3 { font-size: .95rem; margin: .6rem 0 .2rem; }
-  #details dl { display: grid; grid-template-columns: 6rem 1fr; margin: 0; font-size: 13px; } #details dd { margin: 0; }
-  #details ul { margin: 0; padding-left: 1.1rem; font-size: 13px; }
-  #events { list-style: none; padding: 0; margin: 0; }
-  #events li { border-top: 1px solid #e3e6ea; padding: .4rem 0; }
-  #events code { font-size: 12px; white-space: pre-wrap; word-break: break-all; display: block; color: #444; }
-  .type { font-weight: 600; } .meta { color: #667; font-size: 12px; }
-  @media (max-width: 900px) { .main { grid-template-columns: 1fr; } form { grid-template-columns: 1fr; } }
-</style>
+<link rel="stylesheet" href="${CONSOLE_STYLES}" id="__________cytoscape_stylesheet">
 </head>
 <body>
 <h1>mapintel event console</h1>

@@ -50,7 +50,7 @@ describe('favicon', () => {
     const consoleHtml = await (await t.fetch('/console')).text();
     expect(consoleHtml).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
     const explorer = await (await t.fetch('/swaggerui/')).text();
-    expect(explorer).toContain('<link rel="icon" href="/favicon.svg" />');
+    expect(explorer).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
     // swagger-ui-dist's own icons are not linked instead.
     expect(explorer).not.toContain('favicon-32x32.png');
   });

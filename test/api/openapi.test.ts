@@ -216,13 +216,19 @@ describe('GET /api/openapi.json', () => {
     const res = await t.fetch('/swaggerui/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    const init = await t.fetch('/swaggerui/swagger-ui-init.js');
+    const init = await t.fetch('/swaggerui/explorer-init.js');
     expect(init.status).toBe(200);
-    expect(await init.text()).toContain('"url": "/api/openapi.json"');
-    // swagger-ui-dist's Petstore start-up script is not served.
-    const petstore = await t.fetch('/swaggerui/swagger-initializer.js');
-    expect(petstore.status).toBe(404);
-    expect(await petstore.json()).toEqual({ error: 'Not found', code: 'not_found' });
+    expect(init.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const text = await init.text();
+    expect(text).toContain("url: '/api/openapi.json'");
+    // Pasted tokens are not kept in localStorage.
+    expect(text).toContain('persistAuthorization: false');
+    // swagger-ui-dist's Petstore start-up script and swagger-ui-express's inline-options one are not served.
+    for (const unused of ['/swaggerui/swagger-initializer.js', '/swaggerui/swagger-ui-init.js']) {
+      const res = await t.fetch(unused);
+      expect(res.status, unused).toBe(404);
+      expect(await res.json()).toEqual({ error: 'Not found', code: 'not_found' });
+    }
   });
 
   it('declares every security scheme as HTTP bearer and no global requirement', () => {

@@ -46,7 +46,7 @@ describe('event console at /console (Chromium)', () => {
       await page.click('#connect');
       await page.waitForSelector('#status.live');
       for (let i = 0; i < 3; i++) await moveSystem(t, slug, key);
-      await page.waitForFunction('document.querySelectorAll("#events li").length >= 3');
+      await expect.poll(() => page.locator('#events li').count()).toBeGreaterThanOrEqual(3);
 
       // The server drops the stream; the browser reconnects with Last-Event-ID on its own.
       const stream = t.server.roles.get('stream') as StreamHandle;
@@ -54,7 +54,7 @@ describe('event console at /console (Chromium)', () => {
       await page.waitForSelector('#status:not(.live)');
       for (let i = 0; i < 3; i++) await moveSystem(t, slug, key);
       await page.waitForSelector('#status.live');
-      await page.waitForFunction('document.querySelectorAll("#events li").length >= 6');
+      await expect.poll(() => page.locator('#events li').count()).toBeGreaterThanOrEqual(6);
       await new Promise((r) => setTimeout(r, 300));
 
       const items = page.locator('#events li');

@@ -61,7 +61,9 @@ export async function openConsole(
   await page.click('#connect');
   if (opts.expectLive === false) return;
   await page.waitForSelector('#status.live');
-  await page.waitForFunction('window.__mapintelLiveMap.loads >= 1', undefined, { timeout: opts.loadTimeout ?? 30_000 });
+  // Polled with page.evaluate: waitForFunction's string predicates are evaluated in a way the page's
+  // Content-Security-Policy (no eval) refuses.
+  await expect.poll(() => page.evaluate('window.__mapintelLiveMap?.loads ?? 0'), { timeout: opts.loadTimeout ?? 30_000 }).toBeGreaterThanOrEqual(1);
 }
 
 const STATUS = ['clear', 'home', 'friendly', 'looking_for', 'warning', 'target', 'dangerous'];

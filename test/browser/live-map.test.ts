@@ -192,7 +192,7 @@ describe('the live map at /console (Chromium)', () => {
       await expect(picture(page).then((p) => p.nodes.find((n) => n.ssid === THERA)!.x)).resolves.not.toBe(905);
       await page.click('#reconnect');
       await page.waitForSelector('#events li[data-type="reset"]');
-      await page.waitForFunction('window.__mapintelLiveMap.loads === 2');
+      await expect.poll(() => page.evaluate('window.__mapintelLiveMap.loads')).toBe(2);
       const thera = (await picture(page)).nodes.find((n) => n.ssid === THERA)!;
       expect([thera.x, thera.y]).toEqual([905, 50]);
       await expectPictureMatchesRest(page, t, key, slug);
