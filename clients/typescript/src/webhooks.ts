@@ -25,7 +25,11 @@ export interface VerifyWebhookOptions {
   headers: Headers | Record<string, string | string[] | undefined>;
   /** Which family to check: `any` (default) checks Standard Webhooks when its headers are present, else the service's. */
   scheme?: 'any' | 'standard' | 'service';
-  /** How far the timestamp may be from now, in seconds (default 300). */
+  /**
+   * How far the timestamp may be from now, in seconds (default 300): a finite number, 0 or more. NaN,
+   * Infinity and negative values throw a RangeError (they would turn replay protection off or refuse
+   * everything: a `Number(process.env.X)` of a missing or mistyped setting gives NaN).
+   */
   toleranceSeconds?: number;
   /** Now, in milliseconds (default `Date.now()`). */
   now?: number;
@@ -71,9 +75,17 @@ function checkTimestamp(value: string | undefined, now: number, toleranceSeconds
   return timestamp;
 }
 
-/** The verified delivery; throws WebhookVerificationError when it does not verify. */
+/**
+ * The verified delivery; throws WebhookVerificationError when it does not verify, and RangeError for
+ * options no delivery can be checked with (a `toleranceSeconds` or `now` that is not a finite number,
+ * a negative `toleranceSeconds`): a mistake of the caller, not of the sender.
+ */
 export function verifyWebhook(options: VerifyWebhookOptions): VerifiedWebhook {
   const { secret, body, headers, scheme = 'any', toleranceSeconds = 300, now = Date.now() } = options;
+  if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
+    throw new RangeError(`verifyWebhook: toleranceSeconds must be a finite number of seconds, 0 or more (got ${String(toleranceSeconds)})`);
+  }
+  if (typeof now !== 'number' || !Number.isFinite(now)) throw new RangeError(`verifyWebhook: now must be a finite number of milliseconds (got ${String(now)})`);
   if (!secret) throw new WebhookVerificationError('No secret to verify with');
   const standard = scheme === 'standard' || (scheme === 'any' && header(headers, 'webhook-signature') !== undefined);
   let timestamp: number;
