@@ -1,11 +1,13 @@
+import { RETRY_AFTER_MAX_MS } from './retry-after.js';
+
+export { parseRetryAfter, RETRY_AFTER_MAX_MS } from './retry-after.js';
+
 /**
  * When a failed delivery is tried again (decisions §7): 10 attempts in all, waits of 1 s, 5 s, 30 s,
  * 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, each plus 0–20 % jitter (never earlier), and a receiver's
  * `Retry-After` on 429/503 honoured, clamped to an hour.
  */
 export const DEFAULT_RETRY_WAITS_MS = [1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000] as const;
-export const RETRY_AFTER_MAX_MS = 3_600_000;
-
 /**
  * The wait before attempt `attempt + 1` after attempt `attempt` (1-based) failed, or null when that was
  * the last attempt. `random` is in [0, 1).
@@ -17,13 +19,4 @@ export function nextWaitMs(attempt: number, opts: { waits?: readonly number[]; r
   const jittered = base + Math.floor(base * 0.2 * (opts.random ?? Math.random)());
   if (opts.retryAfterMs === undefined) return jittered;
   return Math.max(jittered, Math.min(opts.retryAfterMs, RETRY_AFTER_MAX_MS));
-}
-
-/** A `Retry-After` header (seconds or an HTTP date) in milliseconds from now, or undefined. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const text = value.trim();
-  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

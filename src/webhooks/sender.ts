@@ -8,7 +8,7 @@ import https from 'node:https';
 import { Axios, AxiosError, type AxiosRequestConfig } from 'axios';
 import { checkUrl, pinnedLookup, UnsafeUrlError, type CheckedUrl, type Resolve } from './url-guard.js';
 import { signingHeaders } from './signer.js';
-import { parseRetryAfter } from './retry-schedule.js';
+import { parseRetryAfter } from './retry-after.js';
 
 export const USER_AGENT = 'mapintel-webhooks/0.1';
 /** Response bodies are read (so the connection can be reused) up to this size, then dropped. */

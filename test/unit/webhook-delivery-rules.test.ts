@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { signature, signingHeaders, standardSignature, standardWebhooksKey, verify } from '../../src/webhooks/signer.js';
-import { DEFAULT_RETRY_WAITS_MS, nextWaitMs, parseRetryAfter } from '../../src/webhooks/retry-schedule.js';
+import { DEFAULT_RETRY_WAITS_MS, nextWaitMs } from '../../src/webhooks/retry-schedule.js';
+import { parseRetryAfter, RETRY_AFTER_MAX_MS } from '../../src/webhooks/retry-after.js';
 import { checkUrl, checkUrlShape, isPublicAddress, pinnedLookup, UnsafeUrlError, type Resolve } from '../../src/webhooks/url-guard.js';
 /** The one refusal of a non-public or unresolved host (it names neither the address nor the outcome). */
 const UNIFORM_REFUSAL = 'must name a host that resolves to public addresses only';
@@ -75,6 +76,18 @@ describe('retry schedule', () => {
     expect(parseRetryAfter('120')).toBe(120_000);
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:01:00 GMT', Date.parse('2026-01-01T00:00:00Z'))).toBe(60_000);
     expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+
+  it('clamps a Retry-After too large to read to the longest wait, like any other past it', () => {
+    expect(parseRetryAfter('999999')).toBe(RETRY_AFTER_MAX_MS);
+    expect(parseRetryAfter('99999999999999999999')).toBe(RETRY_AFTER_MAX_MS);
+    expect(parseRetryAfter(' 9'.padEnd(400, '9'))).toBe(RETRY_AFTER_MAX_MS);
+    expect(parseRetryAfter('3600')).toBe(3_600_000);
+    expect(parseRetryAfter('0')).toBe(0);
+    expect(parseRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', Date.parse('2026-01-01T00:00:00Z'))).toBe(RETRY_AFTER_MAX_MS);
+    // What the worker does with it: the next attempt an hour later, not the schedule's seconds.
+    expect(nextWaitMs(1, { random: () => 0, retryAfterMs: parseRetryAfter('99999999999999999999') })).toBe(3_600_000);
+    for (const bad of ['12abc', '', 'later']) expect(parseRetryAfter(bad), bad).toBeUndefined();
   });
 });
 
