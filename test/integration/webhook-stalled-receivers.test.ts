@@ -123,7 +123,7 @@ describe('webhook worker with stalling receivers', () => {
     // Every stalled attempt that hung when the victim's round began still hangs once its events are in.
     for (const r of stalledNow) expect(r.closed ?? Infinity).toBeGreaterThan(beside.lastArrival);
     // Within twice its time alone (with a floor for a busy machine's noise).
-    expect(besideMs / Math.max(aloneMs, 1_000)).toBeLessThan(2);
+    expect(besideMs / Math.max(aloneMs, 3_000)).toBeLessThan(2);
 
     // Over the whole run: never more than WEBHOOK_CONCURRENCY_PER_MAP of the stalling map's attempts
     // hanging at once, however many its five subscriptions wanted, and that share used.
