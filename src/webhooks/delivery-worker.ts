@@ -78,7 +78,7 @@ export class DeliveryWorker {
       attempt: (d) => this.attempt(d),
     });
     this.planner = new DeliveryPlanner({ ...common, consumer: o.consumer, leaseMs: o.leaseMs, running }, this.dispatcher);
-    this.recorder = new OutcomeRecorder({ ...common, subs: new SubscriptionRepository(), disableAfter: o.disableAfter });
+    this.recorder = new OutcomeRecorder({ ...common, subs: new SubscriptionRepository(), disableAfter: o.disableAfter, retryWaitsMs: o.retryWaitsMs });
   }
 
   start(): void {
@@ -118,6 +118,7 @@ export class DeliveryWorker {
       eventId: d.event_id,
       eventType: d.event_type,
       attempt,
+      sequence: d.sequence,
     });
     const m = this.o.metrics;
     m.deliveries.inc({ outcome: result.ok ? 'success' : 'failure', status_class: result.status === null ? 'none' : `${Math.floor(result.status / 100)}xx` });

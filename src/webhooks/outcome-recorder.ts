@@ -1,9 +1,10 @@
 import type { Db } from '../db/db.js';
 import type { Logger } from '../log.js';
 import { Alarm } from '../events/alarm.js';
-import { nextWaitMs } from './retry-schedule.js';
+import { DEFAULT_RETRY_WAITS_MS, longestWaitMs, nextWaitMs } from './retry-schedule.js';
 import type { AttemptResult } from './sender.js';
-import type { AttemptLogEntry, ClaimedDelivery, DeliveryOutcome, DeliveryRepository } from './delivery.repository.js';
+import type { ClaimedDelivery, DeliveryOutcome, DeliveryRepository } from './delivery.repository.js';
+import type { AttemptLogEntry } from './attempt-log.repository.js';
 import type { SubscriptionRepository } from './subscription.repository.js';
 import type { WebhookMetrics } from './webhook.metrics.js';
 import { sleep } from './sleep.js';
@@ -44,6 +45,17 @@ export interface OutcomeRecorderOptions {
   log: Logger;
   /** Events in a row that exhaust every attempt before a subscription is switched off. */
   disableAfter: number;
+  /** The retry schedule, whose longest wait caps a receiver's Retry-After. */
+  retryWaitsMs?: readonly number[];
+}
+
+/**
+ * Until when a receiver's Retry-After (on 429 or 503) holds its subscription's attempts, in epoch ms, or
+ * undefined when it asked for no wait: at most the retry schedule's longest wait.
+ */
+export function holdOf(result: AttemptResult, attemptedAt: Date, retryWaitsMs: readonly number[]): number | undefined {
+  if (result.ok || result.retryAfterMs === undefined || result.retryAfterMs <= 0) return undefined;
+  return attemptedAt.getTime() + result.durationMs + Math.min(result.retryAfterMs, longestWaitMs(retryWaitsMs));
 }
 
 /**
@@ -101,6 +113,8 @@ export class OutcomeRecorder {
       attemptedAt: f.attemptedAt,
       result: f.result,
       nextAttemptAt: f.outcome.nextAttemptAtMs === null ? null : new Date(f.outcome.nextAttemptAtMs),
+      sequence: f.delivery.sequence,
+      recovered: f.delivery.recovered,
     }));
     const succeeded = [...new Set(batch.filter((f) => f.result.ok).map((f) => f.delivery.subscription_id))];
     // The usual batch: successes only, recorded in one statement (no transaction round trips).
@@ -117,13 +131,19 @@ export class OutcomeRecorder {
     const lastErrors = new Map<string, string>();
     for (const f of batch) if (!f.result.ok && f.result.error) lastErrors.set(f.delivery.subscription_id, f.result.error);
     const disabled: { id: string; reason: 'gone' | 'failures' }[] = [];
+    const holds = new Map<string, number>();
+    for (const f of batch) {
+      const until = holdOf(f.result, f.attemptedAt, this.o.retryWaitsMs ?? DEFAULT_RETRY_WAITS_MS);
+      const id = f.delivery.subscription_id;
+      if (until !== undefined && until > (holds.get(id) ?? 0)) holds.set(id, until);
+    }
     await this.o.db.transaction(async (tx) => {
       await this.o.deliveries.finish(
         tx,
         this.o.owner,
         batch.map((f) => f.outcome),
       );
-      await this.o.deliveries.logAttempts(tx, log);
+      await this.o.deliveries.log.add(tx, log);
       await this.o.subs.recordSuccess(tx, succeeded);
       for (const [id, error] of lastErrors) await this.o.subs.recordError(tx, id, error);
       for (const f of batch) {
@@ -143,6 +163,8 @@ export class OutcomeRecorder {
         const mapId = batch.find((f) => f.delivery.subscription_id === d.id)!.delivery.map_id;
         await this.o.subs.bumpMap(tx, mapId);
       }
+      // Last, so the queue state's rows are locked for the shortest time (planning takes them too).
+      await this.o.deliveries.holdUntil(tx, holds);
     });
     for (const d of disabled) {
       this.o.metrics.disabled.inc({ reason: d.reason });

@@ -8,7 +8,7 @@ import https from 'node:https';
 import { Axios, AxiosError, type AxiosRequestConfig } from 'axios';
 import { checkUrl, pinnedLookup, UnsafeUrlError, type CheckedUrl, type Resolve } from './url-guard.js';
 import { signingHeaders } from './signer.js';
-import { parseRetryAfter } from './retry-schedule.js';
+import { parseRetryAfter } from './retry-after.js';
 
 export const USER_AGENT = 'mapintel-webhooks/0.1';
 /** Response bodies are read (so the connection can be reused) up to this size, then dropped. */
@@ -38,6 +38,8 @@ export interface DeliveryRequest {
   eventId: string;
   eventType: string;
   attempt: number;
+  /** The delivery's `webhook-sequence` (absent for a ping, and for deliveries planned before numbers existed). */
+  sequence?: number | null | undefined;
 }
 
 export interface SenderOptions {
@@ -151,6 +153,7 @@ export class WebhookSender {
           'x-service-event-id': req.eventId,
           'x-service-event-type': req.eventType,
           'x-service-delivery-attempt': String(req.attempt),
+          ...(req.sequence != null ? { 'webhook-sequence': String(req.sequence) } : {}),
         },
       });
       const read = await drain(res.data as NodeJS.ReadableStream & { destroy(): void; complete?: boolean }, signal);

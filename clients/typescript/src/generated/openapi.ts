@@ -705,6 +705,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/maps/{map_id}/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recover events since a time
+         * @description Delivers again, in event order, every event of the map committed after `since` that the subscription
+         *     receives (each a fresh series of attempts, marked `recovered` in the attempt log, with the
+         *     `webhook-sequence` it was first delivered with). At most 10,000 events, within the event log's
+         *     retention (EVENTS_RETENTION_DAYS).
+         */
+        post: operations["RecoverWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/{map_id}/webhooks/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery health
+         * @description The subscription's health over the last 5 minutes, hour or day, from its attempt log: attempts by
+         *     outcome and failure class, latency percentiles, and its latest error.
+         */
+        get: operations["GetWebhookStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/maps/{map_id}/webhooks/{id}/ping": {
         parameters: {
             query?: never;
@@ -1991,6 +2035,13 @@ export interface components {
             error: string | null;
             /** @description When the next attempt is due, or null (delivered, exhausted, or dropped). */
             next_attempt_at: string | null;
+            /**
+             * Format: int32
+             * @description The `webhook-sequence` the attempt carried; null for a ping (and for deliveries older than sequence numbers).
+             */
+            sequence: number | null;
+            /** @description The attempt belongs to a delivery made again by a recover. */
+            recovered: boolean;
         };
         DeliveryAttemptsPage: {
             data: components["schemas"]["DeliveryAttemptDto"][];
@@ -2017,6 +2068,62 @@ export interface components {
         RedeliverRequest: {
             /** @description Id of an event of this map (within the event log's retention). */
             event_id: string;
+        };
+        /** @description What a recover queued. */
+        RecoverResultDto: {
+            /**
+             * Format: int32
+             * @description Events queued for delivery, in event order.
+             */
+            events: number;
+        };
+        DataResponse_RecoverResultDto_: {
+            data: components["schemas"]["RecoverResultDto"];
+        };
+        RecoverRequest: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 time: every event of the map committed after it that the subscription receives is delivered again.
+             */
+            since: string;
+        };
+        /** @description Construct a type with a set of properties K of type T */
+        "Record_string.number_": {
+            [key: string]: number;
+        };
+        /** @description Latency percentiles of the attempts in the window (ms), null without attempts. */
+        WebhookLatencyDto: {
+            /** Format: int32 */
+            p50: number | null;
+            /** Format: int32 */
+            p99: number | null;
+        };
+        /** @description A subscription's health over a window, from its attempt log. */
+        WebhookStatsDto: {
+            /**
+             * Format: int32
+             * @description The window: 300, 3600 or 86400.
+             */
+            window_seconds: number;
+            /**
+             * Format: int32
+             * @description Attempts made in the window (deliveries, retries and pings).
+             */
+            attempts: number;
+            /** Format: int32 */
+            succeeded: number;
+            /** Format: int32 */
+            failed: number;
+            /** @description Failed attempts by class (`timeout`, `connect`, `tls`, `dns`, `refused_url`, `http_4xx`, `http_5xx`, `http_410`, `http_other`); classes without failures are absent. */
+            failed_by_class: components["schemas"]["Record_string.number_"];
+            latency_ms: components["schemas"]["WebhookLatencyDto"];
+            /** @description The error of the newest failed attempt in the attempt log (not only the window), or null. */
+            last_error: string | null;
+            /** @description When that attempt was made, ISO 8601 UTC, milliseconds; null without one. */
+            last_error_at: string | null;
+        };
+        DataResponse_WebhookStatsDto_: {
+            data: components["schemas"]["WebhookStatsDto"];
         };
         /** @description The answer of a ping: the one attempt made, synchronously. */
         PingResultDto: {
@@ -5700,6 +5807,180 @@ export interface operations {
             };
             /** @description The subscription does not receive events of that type */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    RecoverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+                /** @description Subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_RecoverResultDto_"];
+                };
+            };
+            /** @description `since` missing or not RFC 3339 (`validation_failed`), older than the event log holds (`recover_since_too_old`, naming the oldest time available), or more than 10,000 events match (`recover_too_many_events`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Webhooks are switched off on this server */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown subscription */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A recover of this subscription is still delivering (`recover_in_progress`), or the subscription is switched off (`webhook_inactive`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    GetWebhookStats: {
+        parameters: {
+            query?: {
+                /** @description `5m`, `1h` (default) or `24h`. */
+                window?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+                /** @description Subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_WebhookStatsDto_"];
+                };
+            };
+            /** @description Invalid body, URL or event type (`validation_failed`, `invalid_webhook_url`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Webhooks are switched off on this server */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown subscription */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
