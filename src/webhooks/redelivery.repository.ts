@@ -13,7 +13,12 @@ export class RedeliveryRepository {
    * row, else from the attempt log, `known`); an event never planned for the subscription takes the
    * next numbers of its counter. Returns how many rows were queued.
    */
-  async requeue(db: Db, subscriptionId: string, rows: readonly PlannedDelivery[], opts: { recovered: boolean; known: ReadonlyMap<string, number> }): Promise<number> {
+  async requeue(
+    db: Db,
+    subscriptionId: string,
+    rows: readonly PlannedDelivery[],
+    opts: { recovered: boolean; known: ReadonlyMap<string, number> },
+  ): Promise<number> {
     if (rows.length === 0) return 0;
     const present = new Map(
       (
@@ -67,5 +72,4 @@ export class RedeliveryRepository {
   async recovering(db: Db, subscriptionId: string): Promise<boolean> {
     return !!(await db.one(`select 1 from webhook_deliveries where subscription_id = ? and state = 'pending' and recovered limit 1`, [subscriptionId]));
   }
-
 }

@@ -200,9 +200,11 @@ export class WebhookService {
     const filter = parseEventFilter(sub.events);
     const events = await this.events.listSince(map.id, since, filter.all ? null : [...filter.types], RECOVER_MAX_EVENTS + 1);
     if (events.length > RECOVER_MAX_EVENTS) {
-      throw new BadRequestError('recover_too_many_events', `More than ${RECOVER_MAX_EVENTS} events match since ${since.toISOString()}; recover from a later time`, [
-        { field: 'since', message: `more than ${RECOVER_MAX_EVENTS} events match` },
-      ]);
+      throw new BadRequestError(
+        'recover_too_many_events',
+        `More than ${RECOVER_MAX_EVENTS} events match since ${since.toISOString()}; recover from a later time`,
+        [{ field: 'since', message: `more than ${RECOVER_MAX_EVENTS} events match` }],
+      );
     }
     await this.db.transaction(async (tx) => {
       // One recover per subscription at a time: the lock orders two requests, the pending rows tell.

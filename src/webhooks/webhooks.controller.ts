@@ -223,16 +223,24 @@ export class WebhooksController extends Controller {
    */
   @Post('{id}/recover')
   @SuccessResponse(202, 'Queued')
-  @Response<ErrorResponse>(400, '`since` missing or not RFC 3339 (`validation_failed`), older than the event log holds (`recover_since_too_old`, naming the oldest time available), or more than 10,000 events match (`recover_too_many_events`)', {
-    error: '`since` is older than the event log holds; the oldest time available is 2026-11-21T09:00:00.000Z',
-    code: 'recover_since_too_old',
-    details: [{ field: 'since', message: 'must be 2026-11-21T09:00:00.000Z or later' }],
-  })
+  @Response<ErrorResponse>(
+    400,
+    '`since` missing or not RFC 3339 (`validation_failed`), older than the event log holds (`recover_since_too_old`, naming the oldest time available), or more than 10,000 events match (`recover_too_many_events`)',
+    {
+      error: '`since` is older than the event log holds; the oldest time available is 2026-11-21T09:00:00.000Z',
+      code: 'recover_since_too_old',
+      details: [{ field: 'since', message: 'must be 2026-11-21T09:00:00.000Z or later' }],
+    },
+  )
   @Response<ErrorResponse>(404, 'Unknown subscription', WEBHOOK_NOT_FOUND_EXAMPLE)
-  @Response<ErrorResponse>(409, 'A recover of this subscription is still delivering (`recover_in_progress`), or the subscription is switched off (`webhook_inactive`)', {
-    error: 'A recover of this subscription is still delivering; try again once it is done',
-    code: 'recover_in_progress',
-  })
+  @Response<ErrorResponse>(
+    409,
+    'A recover of this subscription is still delivering (`recover_in_progress`), or the subscription is switched off (`webhook_inactive`)',
+    {
+      error: 'A recover of this subscription is still delivering; try again once it is done',
+      code: 'recover_in_progress',
+    },
+  )
   public async recoverWebhookEvents(
     @Request() req: ExRequest,
     @Path() map_id: string,

@@ -69,7 +69,7 @@ describe('retry schedule', () => {
     expect(nextWaitMs(3, { random: () => 0.999 })).toBe(35_994);
   });
 
-  it('honours Retry-After (seconds or a date), capped by the schedule\'s longest wait, never earlier than the schedule', () => {
+  it("honours Retry-After (seconds or a date), capped by the schedule's longest wait, never earlier than the schedule", () => {
     expect(nextWaitMs(1, { random: () => 0, retryAfterMs: 120_000 })).toBe(120_000);
     expect(nextWaitMs(1, { random: () => 0, retryAfterMs: 10 * 3_600_000 })).toBe(21_600_000);
     expect(nextWaitMs(1, { random: () => 0, retryAfterMs: 2 * 3_600_000 })).toBe(7_200_000);
