@@ -792,6 +792,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Event catalog
+         * @description Every event type the platform emits, on the stream, in the event log and to webhooks (map event
+         *     types in the order of the spec, then `ping`, sent only to webhooks), each with a JSON Schema
+         *     (2020-12) of its `payload`. Every event carries the same envelope: `{"id", "type", "map_id", "ts",
+         *     "payload"}`. Needs no token.
+         */
+        get: operations["GetEventCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/characters": {
         parameters: {
             query?: never;
@@ -2162,6 +2185,17 @@ export interface components {
             data: components["schemas"]["EventEnvelope"][];
             /** @description Pass as `after` to read on; null when this page was the end of the log. */
             next_after: string | null;
+        };
+        /** @description One event type of the catalog. */
+        EventTypeDto: {
+            /** @description The envelope's `type`. */
+            type: string;
+            description: string;
+            /** @description JSON Schema (2020-12) of the envelope's `payload` for this type. */
+            schema: components["schemas"]["Record_string.unknown_"];
+        };
+        EventCatalogResponse: {
+            data: components["schemas"]["EventTypeDto"][];
         };
         "DataResponse_CharacterDto-Array_": {
             data: components["schemas"]["CharacterDto"][];
@@ -6141,6 +6175,35 @@ export interface operations {
                 };
             };
             /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    GetEventCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventCatalogResponse"];
+                };
+            };
+            /** @description Rate limit exceeded, per client address (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
