@@ -11,6 +11,7 @@ import type { WebhookMetrics } from './webhook.metrics.js';
 import { DeliveryPlanner } from './delivery-planner.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { OutcomeRecorder, outcomeOf } from './outcome-recorder.js';
+import { SubscriptionProber } from './subscription-prober.js';
 import { sleep } from './sleep.js';
 
 export interface DeliveryWorkerOptions {
@@ -22,6 +23,8 @@ export interface DeliveryWorkerOptions {
   metrics: WebhookMetrics;
   /** Waits before attempts 2, 3, … (ms). */
   retryWaitsMs: readonly number[];
+  /** Waits between the probes of a subscription disabled after failures (ms; subscription-prober.ts). */
+  probeWaitsMs?: readonly number[];
   disableAfter: number;
   /** Attempts in flight in this worker. */
   concurrency: number;
@@ -37,6 +40,9 @@ export interface DeliveryWorkerOptions {
 }
 
 const SWEEP_EVERY_MS = 5 * 60_000;
+/** How often a worker looks for due probes of subscriptions disabled after failures. */
+const PROBE_EVERY_MS = 1_000;
+const DEFAULT_PROBE_WAITS_MS = [60_000, 300_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000];
 
 /**
  * Webhook delivery, at least once, with PostgreSQL as the source of truth. Three parts, each in a file
@@ -59,6 +65,7 @@ export class DeliveryWorker {
   private readonly planner: DeliveryPlanner;
   private readonly dispatcher: DeliveryDispatcher;
   private readonly recorder: OutcomeRecorder;
+  private readonly prober: SubscriptionProber;
   private readonly secrets = new Map<string, string>();
   private running = false;
   private loops: Promise<void>[] = [];
@@ -78,13 +85,26 @@ export class DeliveryWorker {
       attempt: (d) => this.attempt(d),
     });
     this.planner = new DeliveryPlanner({ ...common, consumer: o.consumer, leaseMs: o.leaseMs, running }, this.dispatcher);
-    this.recorder = new OutcomeRecorder({ ...common, subs: new SubscriptionRepository(), disableAfter: o.disableAfter, retryWaitsMs: o.retryWaitsMs });
+    const subs = new SubscriptionRepository();
+    const probeWaitsMs = o.probeWaitsMs ?? DEFAULT_PROBE_WAITS_MS;
+    this.recorder = new OutcomeRecorder({ ...common, subs, disableAfter: o.disableAfter, retryWaitsMs: o.retryWaitsMs, probeWaitsMs });
+    this.prober = new SubscriptionProber({
+      db: o.db,
+      box: o.box,
+      sender: o.sender,
+      deliveries: this.deliveries,
+      subs,
+      metrics: o.metrics,
+      log: o.log,
+      probeWaitsMs,
+    });
   }
 
   start(): void {
     this.running = true;
     this.loops = [this.planner.loop(), this.dispatcher.loop(), this.recorder.loop(() => !this.running && this.dispatcher.attempts.size === 0)];
     this.timers.push(setInterval(() => void this.sweep(), SWEEP_EVERY_MS));
+    this.loops.push(this.probeLoop());
     for (const t of this.timers) t.unref();
   }
 
@@ -138,6 +158,18 @@ export class DeliveryWorker {
       this.secrets.set(encrypted, s);
     }
     return s;
+  }
+
+  /** Probes of subscriptions disabled after failures, one round at a time while the worker runs. */
+  private async probeLoop(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.prober.round();
+      } catch (err) {
+        this.o.log.warn({ err }, 'probing disabled webhook subscriptions failed; retrying');
+      }
+      if (this.running) await sleep(PROBE_EVERY_MS);
+    }
   }
 
   private async sweep(): Promise<void> {

@@ -47,6 +47,8 @@ export interface OutcomeRecorderOptions {
   disableAfter: number;
   /** The retry schedule, whose longest wait caps a receiver's Retry-After. */
   retryWaitsMs?: readonly number[];
+  /** Waits between the probes of a subscription disabled after failures (the first after the disable). */
+  probeWaitsMs?: readonly number[];
 }
 
 /**
@@ -131,6 +133,7 @@ export class OutcomeRecorder {
     const lastErrors = new Map<string, string>();
     for (const f of batch) if (!f.result.ok && f.result.error) lastErrors.set(f.delivery.subscription_id, f.result.error);
     const disabled: { id: string; reason: 'gone' | 'failures' }[] = [];
+    const warnings: { id: string; level: number; failures: number }[] = [];
     const holds = new Map<string, number>();
     for (const f of batch) {
       const until = holdOf(f.result, f.attemptedAt, this.o.retryWaitsMs ?? DEFAULT_RETRY_WAITS_MS);
@@ -152,7 +155,9 @@ export class OutcomeRecorder {
           if (await this.o.subs.disable(tx, subId, 'disabled: the receiver answered 410 Gone')) disabled.push({ id: subId, reason: 'gone' });
         } else if (f.outcome.state === 'failed') {
           const error = `disabled after ${this.o.disableAfter} consecutive events failed every attempt; last: ${f.result.error ?? 'failure'}`;
-          if (await this.o.subs.recordExhausted(tx, subId, f.result.error ?? 'failure', this.o.disableAfter)) {
+          const r = await this.o.subs.recordExhausted(tx, subId, f.result.error ?? 'failure', this.o.disableAfter, this.o.probeWaitsMs?.[0] ?? 60_000);
+          if (r.warned) warnings.push({ id: subId, level: r.warned, failures: r.failures });
+          if (r.disabled) {
             await this.o.subs.recordError(tx, subId, error);
             disabled.push({ id: subId, reason: 'failures' });
           }
@@ -166,7 +171,21 @@ export class OutcomeRecorder {
       // Last, so the queue state's rows are locked for the shortest time (planning takes them too).
       await this.o.deliveries.holdUntil(tx, holds);
     });
+    // Warnings first: a subscription disabled by this batch was warned before (at 90 % at the latest).
+    for (const w of warnings) {
+      this.o.metrics.warnings.inc({ level: String(w.level) });
+      this.o.log.warn(
+        { subscription: w.id, level: w.level, consecutiveFailures: w.failures, disableAfter: this.o.disableAfter },
+        'webhook subscription failing: disabled at the threshold',
+      );
+    }
     for (const d of disabled) {
+      // A disable for failures was warned at 90 % before (at the latest in this batch: 90 % of the
+      // threshold is reached no later than the threshold); a 410 disables at once, so its warning comes just before.
+      if (d.reason === 'gone') {
+        this.o.metrics.warnings.inc({ level: '90' });
+        this.o.log.warn({ subscription: d.id, level: 90, reason: d.reason }, 'webhook subscription failing: disabled at the threshold');
+      }
       this.o.metrics.disabled.inc({ reason: d.reason });
       this.o.log.warn({ subscription: d.id, reason: d.reason }, 'webhook subscription disabled');
     }
