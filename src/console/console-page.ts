@@ -3,7 +3,8 @@
  * where a person pastes a map key and watches the map live: the map drawn beside the list of its
  * events. The page's scripts are files of their own under assets/console/ (served by
  * console-assets.ts with Cytoscape.js, the graph library that draws the map): console.js connects
- * and lists, live-map*.js load the map through the REST API and keep it current from the stream.
+ * and lists, live-map*.js load the map through the REST API and keep it current from the stream,
+ * webhooks.js shows the map's webhook subscriptions, their health and attempt log, and their actions.
  */
 import { EVENT_TYPES } from '../events/catalog.js';
 import { FAVICON_URL } from './favicon.js';
@@ -42,6 +43,12 @@ export function consolePage(): string {
   #events li { border-top: 1px solid #e3e6ea; padding: .4rem 0; }
   #events code { font-size: 12px; white-space: pre-wrap; word-break: break-all; display: block; color: #444; }
   .type { font-weight: 600; } .meta { color: #667; font-size: 12px; }
+  #webhooks { margin-top: 1.2rem; } #webhooks h2 { font-size: 1.1rem; margin: .2rem 0 .5rem; }
+  #webhooks table { border-collapse: collapse; font-size: 13px; margin: .4rem 0 .8rem; width: 100%; }
+  #webhooks th, #webhooks td { border-top: 1px solid #e3e6ea; padding: .25rem .4rem; text-align: left; vertical-align: top; }
+  #webhooks td.url, #webhooks td.event { word-break: break-all; } #webhooks .ok { color: #137333; } #webhooks .bad { color: #b3261e; }
+  #webhooks .inputs { display: flex; gap: 1rem; flex-wrap: wrap; } #webhooks .inputs label { flex: 1 1 18rem; }
+  #wh-status.error { background: #fce8e6; border: 1px solid #f4b4ae; padding: .4rem .6rem; border-radius: 4px; }
   @media (max-width: 900px) { .main { grid-template-columns: 1fr; } form { grid-template-columns: 1fr; } }
 </style>
 </head>
@@ -68,6 +75,23 @@ export function consolePage(): string {
     <ul id="events"></ul>
   </div>
 </div>
+<section id="webhooks">
+  <h2>Webhooks</h2>
+  <div class="inputs">
+    <label>Event id to redeliver <input type="text" id="wh-event" placeholder="01J…"></label>
+    <label>Recover events since (RFC 3339) <input type="text" id="wh-since" placeholder="2026-11-28T09:00:00Z"></label>
+  </div>
+  <div><button type="button" id="wh-load">Load webhooks</button> <span id="wh-status"></span></div>
+  <table>
+    <thead><tr><th>URL</th><th>State</th><th>Attempts (1 h)</th><th>Succeeded</th><th>Failed</th><th>Latency p50 / p99</th><th>Consecutive failures</th><th>Last error</th><th></th></tr></thead>
+    <tbody id="wh-subs"></tbody>
+  </table>
+  <h3 id="wh-log-title">Attempt log</h3>
+  <table>
+    <thead><tr><th>Attempted at</th><th>Type</th><th>Event</th><th>Sequence</th><th>Attempt</th><th>Outcome</th><th>Status</th><th>Duration</th><th>Error</th></tr></thead>
+    <tbody id="wh-attempts"></tbody>
+  </table>
+</section>
 ${scripts}
 </body>
 </html>
