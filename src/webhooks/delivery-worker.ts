@@ -12,6 +12,7 @@ import { DeliveryPlanner } from './delivery-planner.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { OutcomeRecorder, outcomeOf } from './outcome-recorder.js';
 import { SubscriptionProber } from './subscription-prober.js';
+import { WebhookNoticeRepository } from './webhook-notices.repository.js';
 import { sleep } from './sleep.js';
 
 export interface DeliveryWorkerOptions {
@@ -62,6 +63,7 @@ const DEFAULT_PROBE_WAITS_MS = [60_000, 300_000, 900_000, 1_800_000, 3_600_000, 
 export class DeliveryWorker {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly deliveries = new DeliveryRepository();
+  private readonly notices = new WebhookNoticeRepository();
   private readonly planner: DeliveryPlanner;
   private readonly dispatcher: DeliveryDispatcher;
   private readonly recorder: OutcomeRecorder;
@@ -87,7 +89,8 @@ export class DeliveryWorker {
     this.planner = new DeliveryPlanner({ ...common, consumer: o.consumer, leaseMs: o.leaseMs, running }, this.dispatcher);
     const subs = new SubscriptionRepository();
     const probeWaitsMs = o.probeWaitsMs ?? DEFAULT_PROBE_WAITS_MS;
-    this.recorder = new OutcomeRecorder({ ...common, subs, disableAfter: o.disableAfter, retryWaitsMs: o.retryWaitsMs, probeWaitsMs });
+    const notices = this.notices;
+    this.recorder = new OutcomeRecorder({ ...common, subs, disableAfter: o.disableAfter, retryWaitsMs: o.retryWaitsMs, probeWaitsMs, notices });
     this.prober = new SubscriptionProber({
       db: o.db,
       box: o.box,
@@ -97,6 +100,7 @@ export class DeliveryWorker {
       metrics: o.metrics,
       log: o.log,
       probeWaitsMs,
+      notices,
     });
   }
 
@@ -174,7 +178,7 @@ export class DeliveryWorker {
 
   private async sweep(): Promise<void> {
     try {
-      const n = await this.deliveries.prune(this.o.db, this.o.attemptsRetentionDays);
+      const n = (await this.deliveries.prune(this.o.db, this.o.attemptsRetentionDays)) + (await this.notices.prune(this.o.db));
       if (n) this.o.log.info({ deleted: n }, 'pruned the webhook attempt log');
     } catch (err) {
       this.o.log.warn({ err }, 'pruning the webhook attempt log failed');

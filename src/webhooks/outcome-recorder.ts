@@ -5,6 +5,7 @@ import { DEFAULT_RETRY_WAITS_MS, longestWaitMs, nextWaitMs } from './retry-sched
 import type { AttemptResult } from './sender.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryRepository } from './delivery.repository.js';
 import type { AttemptLogEntry } from './attempt-log.repository.js';
+import type { WebhookNotice, WebhookNoticeRepository } from './webhook-notices.repository.js';
 import type { SubscriptionRepository } from './subscription.repository.js';
 import type { WebhookMetrics } from './webhook.metrics.js';
 import { sleep } from './sleep.js';
@@ -49,6 +50,31 @@ export interface OutcomeRecorderOptions {
   retryWaitsMs?: readonly number[];
   /** Waits between the probes of a subscription disabled after failures (the first after the disable). */
   probeWaitsMs?: readonly number[];
+  /** Where the owner's notices go (the map's streams read them). */
+  notices: WebhookNoticeRepository;
+}
+
+/**
+ * The notices of a recorded batch, in the order the owner reads them: every warning, then every
+ * disable (one after a 410 preceded by its own 90 % warning), so no disable comes without one before.
+ */
+export function noticesOf(
+  warnings: readonly { id: string; level: number; failures: number; mapId: string; error: string | null }[],
+  disabled: readonly { id: string; reason: 'gone' | 'failures'; mapId: string; error: string | null }[],
+  disableAfter: number,
+): WebhookNotice[] {
+  const failing = (w: { id: string; level: number; failures: number; mapId: string; error: string | null }): WebhookNotice => ({
+    mapId: w.mapId,
+    kind: 'webhook_failing',
+    payload: { subscription_id: w.id, level: w.level, consecutive_failures: w.failures, disable_after: disableAfter, last_error: w.error },
+  });
+  return [
+    ...warnings.map(failing),
+    ...disabled.flatMap((d) => [
+      ...(d.reason === 'gone' ? [failing({ id: d.id, level: 90, failures: 0, mapId: d.mapId, error: d.error })] : []),
+      { mapId: d.mapId, kind: 'webhook_disabled' as const, payload: { subscription_id: d.id, reason: d.reason, last_error: d.error } },
+    ]),
+  ];
 }
 
 /**
@@ -132,8 +158,8 @@ export class OutcomeRecorder {
     }
     const lastErrors = new Map<string, string>();
     for (const f of batch) if (!f.result.ok && f.result.error) lastErrors.set(f.delivery.subscription_id, f.result.error);
-    const disabled: { id: string; reason: 'gone' | 'failures' }[] = [];
-    const warnings: { id: string; level: number; failures: number }[] = [];
+    const disabled: { id: string; reason: 'gone' | 'failures'; mapId: string; error: string | null }[] = [];
+    const warnings: { id: string; level: number; failures: number; mapId: string; error: string | null }[] = [];
     const holds = new Map<string, number>();
     for (const f of batch) {
       const until = holdOf(f.result, f.attemptedAt, this.o.retryWaitsMs ?? DEFAULT_RETRY_WAITS_MS);
@@ -152,22 +178,24 @@ export class OutcomeRecorder {
       for (const f of batch) {
         const subId = f.delivery.subscription_id;
         if (f.result.gone) {
-          if (await this.o.subs.disable(tx, subId, 'disabled: the receiver answered 410 Gone')) disabled.push({ id: subId, reason: 'gone' });
+          if (await this.o.subs.disable(tx, subId, 'disabled: the receiver answered 410 Gone')) {
+            disabled.push({ id: subId, reason: 'gone', mapId: f.delivery.map_id, error: f.result.error });
+          }
         } else if (f.outcome.state === 'failed') {
           const error = `disabled after ${this.o.disableAfter} consecutive events failed every attempt; last: ${f.result.error ?? 'failure'}`;
           const r = await this.o.subs.recordExhausted(tx, subId, f.result.error ?? 'failure', this.o.disableAfter, this.o.probeWaitsMs?.[0] ?? 60_000);
-          if (r.warned) warnings.push({ id: subId, level: r.warned, failures: r.failures });
+          if (r.warned) warnings.push({ id: subId, level: r.warned, failures: r.failures, mapId: f.delivery.map_id, error: f.result.error });
           if (r.disabled) {
             await this.o.subs.recordError(tx, subId, error);
-            disabled.push({ id: subId, reason: 'failures' });
+            disabled.push({ id: subId, reason: 'failures', mapId: f.delivery.map_id, error: f.result.error });
           }
         }
       }
       for (const d of disabled) {
         await this.o.deliveries.dropPending(tx, d.id);
-        const mapId = batch.find((f) => f.delivery.subscription_id === d.id)!.delivery.map_id;
-        await this.o.subs.bumpMap(tx, mapId);
+        await this.o.subs.bumpMap(tx, d.mapId);
       }
+      await this.o.notices.add(tx, noticesOf(warnings, disabled, this.o.disableAfter));
       // Last, so the queue state's rows are locked for the shortest time (planning takes them too).
       await this.o.deliveries.holdUntil(tx, holds);
     });

@@ -9,6 +9,7 @@ import { serializeEnvelope, type DeliveryRepository } from './delivery.repositor
 import { RedeliveryRepository } from './redelivery.repository.js';
 import type { SubscriptionRepository } from './subscription.repository.js';
 import type { WebhookMetrics } from './webhook.metrics.js';
+import type { WebhookNoticeRepository } from './webhook-notices.repository.js';
 
 /** Probes are given up this long after the disable: a receiver gone for more than a day needs its owner. */
 export const PROBE_FOR_MS = 86_400_000;
@@ -27,6 +28,7 @@ export interface SubscriptionProberOptions {
   log: Logger;
   /** Waits after the disable before the first probe, then between probes; the last repeats. */
   probeWaitsMs: readonly number[];
+  notices: WebhookNoticeRepository;
 }
 
 interface DueProbe {
@@ -134,6 +136,9 @@ export class SubscriptionProber {
         })),
         { recovered: false, known },
       );
+      await this.o.notices.add(tx, [
+        { mapId: p.map_id, kind: 'webhook_recovered', payload: { subscription_id: p.id, missed_events: events.length, since: since.toISOString() } },
+      ]);
       return true;
     });
     if (!resumed) return;

@@ -38,6 +38,7 @@ describe('migrations', () => {
       'webhook_attempts',
       'webhook_deliveries',
       'webhook_map_state',
+      'webhook_notices',
       'webhook_queue_state',
       'webhook_subscriptions',
     ]);

@@ -6,11 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeMap } from '../support/factories.js';
-import { moveSystem } from '../support/sse.js';
+import { moveSystem, openStream, type SseConnection } from '../support/sse.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { metricSum, scrape } from '../support/metrics.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { workerRole } from '../../src/worker/worker.role.js';
+import { streamRole } from '../../src/stream/stream.role.js';
 import { subscribe, toggleWebhooks } from '../support/webhooks.js';
 
 const DISABLE_AFTER = 10;
@@ -19,11 +20,13 @@ const SYSTEMS = [31000005, 31000001, 31000008];
 describe('warnings before a disable, and resuming by itself', () => {
   let s: TestServer;
   const receivers: Receiver[] = [];
+  const streams: SseConnection[] = [];
 
   beforeAll(async () => {
     s = await startTestServer({
-      roles: [apiRole, workerRole],
+      roles: [apiRole, streamRole, workerRole],
       env: {
+        SERVICE_SSE_ENABLED: 'true',
         SERVICE_WEBHOOKS_ENABLED: 'true',
         SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true',
         WEBHOOK_RETRY_WAITS: '50ms',
@@ -35,6 +38,7 @@ describe('warnings before a disable, and resuming by itself', () => {
     await importFixture(s.platform);
   });
   afterAll(async () => {
+    for (const c of streams) c.close();
     for (const r of receivers) await r.close();
     await s?.close();
   });
@@ -45,8 +49,18 @@ describe('warnings before a disable, and resuming by itself', () => {
     receivers.push(receiver);
     const sub = await subscribe(s, map.id, key, receiver, receiver.url);
     await toggleWebhooks(s, map.id, key);
-    return { map, key, receiver, sub };
+    const stream = await openStream(`${s.url}/api/maps/${map.id}/events/stream`, { headers: { authorization: `Bearer ${key}` } });
+    streams.push(stream);
+    await stream.waitFor((f) => f.event === 'connected');
+    return { map, key, receiver, sub, stream };
   }
+
+  /** The webhook notices a stream got about one subscription: kind and payload. */
+  const noticeFrames = (stream: SseConnection, id: string) =>
+    stream.frames
+      .filter((f) => f.event?.startsWith('webhook_'))
+      .map((f) => ({ kind: f.event!, id: f.id, data: JSON.parse(f.data!) as Record<string, unknown> }))
+      .filter((f) => f.data.subscription_id === id);
 
   /** The subscription's state, read from PostgreSQL (polling the API would meet its rate limit). */
   async function subscription(_mapId: string, _key: string, id: string) {
@@ -64,8 +78,8 @@ describe('warnings before a disable, and resuming by itself', () => {
         l.msg === 'webhook subscription disabled' ? 'disabled' : String(l.msg).startsWith('webhook subscription resumed') ? 'resumed' : `failing ${l.level}`,
       );
 
-  it('warns at 50 % and 90 % of the threshold before it disables a subscription, and counts the warnings', async () => {
-    const { map, key, receiver, sub } = await setup();
+  it("warns at 50 % and 90 % of the threshold before it disables a subscription, on the map's stream, and counts the warnings", async () => {
+    const { map, key, receiver, sub, stream } = await setup();
     receiver.reply = ({ headers }) => ({ status: headers['x-service-event-type'] === 'ping' ? 500 : 500 });
     const warningsBefore = metricSum(await scrape(s.opsUrl), 'mapintel_webhook_subscription_warnings_total') ?? 0;
     for (let i = 0; i < DISABLE_AFTER; i++) await moveSystem(s, map.slug, key, SYSTEMS[i % 3]!);
@@ -74,14 +88,35 @@ describe('warnings before a disable, and resuming by itself', () => {
     expect(seen.slice(0, 3)).toEqual(['failing 50', 'failing 90', 'disabled']);
     const warnings = metricSum(await scrape(s.opsUrl), 'mapintel_webhook_subscription_warnings_total')!;
     expect(warnings - warningsBefore).toBe(2);
+    // The map's stream: webhook_failing at 50 % and 90 %, then webhook_disabled; frames without an id.
+    await stream.waitFor((f) => f.event === 'webhook_disabled', 1, 20_000);
+    const frames = noticeFrames(stream, sub.id);
+    expect(frames.map((f) => [f.kind, f.data.level])).toEqual([
+      ['webhook_failing', 50],
+      ['webhook_failing', 90],
+      ['webhook_disabled', undefined],
+    ]);
+    expect(frames.every((f) => f.id === undefined)).toBe(true);
+    expect(frames[0]!.data).toEqual({
+      subscription_id: sub.id,
+      map_id: map.id,
+      level: 50,
+      consecutive_failures: DISABLE_AFTER / 2,
+      disable_after: DISABLE_AFTER,
+      last_error: 'receiver answered 500',
+      at: expect.stringMatching(/Z$/),
+    });
+    expect(frames[2]!.data).toMatchObject({ subscription_id: sub.id, reason: 'failures', last_error: 'receiver answered 500' });
   });
 
   it('warns before a 410 Gone disables at once: no subscription is disabled without a prior warning', async () => {
-    const { map, key, receiver, sub } = await setup();
+    const { map, key, receiver, sub, stream } = await setup();
     receiver.reply = () => ({ status: 410 });
     await moveSystem(s, map.slug, key, SYSTEMS[0]);
     await expect.poll(async () => (await subscription(map.id, key, sub.id)).active, { timeout: 30_000, interval: 100 }).toBe(false);
     await expect.poll(() => notices(sub.id), { timeout: 5_000 }).toEqual(['failing 90', 'disabled']);
+    await stream.waitFor((f) => f.event === 'webhook_disabled', 1, 20_000);
+    expect(noticeFrames(stream, sub.id).map((f) => f.kind)).toEqual(['webhook_failing', 'webhook_disabled']);
     // Every disable in this server's log came after a warning for the same subscription.
     const disabledIds = new Set(s.logs.filter((l) => l.msg === 'webhook subscription disabled').map((l) => String(l.subscription)));
     expect(disabledIds.size).toBeGreaterThanOrEqual(1);
@@ -93,7 +128,7 @@ describe('warnings before a disable, and resuming by itself', () => {
   });
 
   it('probes a subscription disabled after failures with signed pings, resumes on a 2xx and delivers what it missed, in order', async () => {
-    const { map, key, receiver, sub } = await setup();
+    const { map, key, receiver, sub, stream } = await setup();
     let up = false;
     receiver.reply = () => ({ status: up ? 200 : 503 });
     for (let i = 0; i < DISABLE_AFTER; i++) await moveSystem(s, map.slug, key, SYSTEMS[i % 3]!);
@@ -104,6 +139,16 @@ describe('warnings before a disable, and resuming by itself', () => {
     expect(probes[0]!.headers['webhook-sequence']).toBeUndefined();
     // Written while it is disabled: not sent now, sent once it resumes.
     for (const id of [31000001, 31000008]) await moveSystem(s, map.slug, key, id);
+    // Once the relay has given every written event its id.
+    const conn = s.platform.orm.em.getConnection();
+    await expect
+      .poll(
+        async () => Number((await conn.execute<{ n: string }[]>('select count(*) as n from map_events where map_id = ? and event_id is null', [map.id]))[0]!.n),
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe(0);
     const log = ((await (await s.fetch(`/api/maps/${map.id}/events?limit=1000`, { token: key })).json()) as { data: { id: string }[] }).data;
     const missedIds = log.slice(-2).map((e) => e.id);
     const seenBefore = receiver.received.length;
@@ -122,6 +167,11 @@ describe('warnings before a disable, and resuming by itself', () => {
     expect(sequences[1]).toBeGreaterThan(sequences[0]!);
     expect((await subscription(map.id, key, sub.id)).consecutive_failures).toBe(0);
     expect(notices(sub.id)).toContain('resumed');
+    await stream.waitFor((f) => f.event === 'webhook_recovered', 1, 20_000);
+    const recovered = noticeFrames(stream, sub.id).at(-1)!;
+    expect(recovered.kind).toBe('webhook_recovered');
+    expect(recovered.data).toMatchObject({ subscription_id: sub.id, map_id: map.id });
+    expect(recovered.data.missed_events).toBeGreaterThanOrEqual(2);
     expect(metricSum(await scrape(s.opsUrl), 'mapintel_webhook_subscriptions_resumed_total')).toBeGreaterThanOrEqual(1);
   });
 

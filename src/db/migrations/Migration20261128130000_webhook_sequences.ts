@@ -8,6 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  * their sequence number and whether a recover made them. On a subscription: the failure warning last
  * given (`warned_level`, per cent of the disable threshold), and for one disabled after failures the
  * reason, when, from which event time it missed deliveries (`resume_since`), and its probes.
+ * `webhook_notices` carries what the owner is told on the map's streams (warnings, disable, recovery).
  */
 export class Migration20261128130000_webhook_sequences extends Migration {
   override up(): void {
@@ -21,9 +22,16 @@ export class Migration20261128130000_webhook_sequences extends Migration {
       add column "disabled_at" timestamptz(6) null, add column "resume_since" timestamptz(6) null, add column "probe_at" timestamptz(6) null,
       add column "probe_step" int not null default 0;`);
     this.addSql(`create index "webhook_subscriptions_probe_index" on "webhook_subscriptions" ("probe_at") where "probe_at" is not null;`);
+    this.addSql(`create table "webhook_notices" (
+      "id" bigint generated always as identity primary key,
+      "map_id" uuid not null references "maps" ("id") on delete cascade,
+      "kind" text not null check ("kind" in ('webhook_failing', 'webhook_disabled', 'webhook_recovered')),
+      "payload" jsonb not null,
+      "at" timestamptz(6) not null default now());`);
   }
 
   override down(): void {
+    this.addSql(`drop table if exists "webhook_notices";`);
     this.addSql(`drop index if exists "webhook_subscriptions_probe_index";`);
     this.addSql(`alter table "webhook_subscriptions" drop column if exists "warned_level", drop column if exists "disabled_reason",
       drop column if exists "disabled_at", drop column if exists "resume_since", drop column if exists "probe_at", drop column if exists "probe_step";`);
