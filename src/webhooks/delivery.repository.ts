@@ -2,6 +2,7 @@ import type { Db } from '../db/db.js';
 import type { EventEnvelope } from '../events/envelope.js';
 import { AttemptLogRepository, attemptsJson, logAttemptsSql, type AttemptLogEntry } from './attempt-log.repository.js';
 import { recordSuccessSql } from './subscription.repository.js';
+import { recoveredNoticesSql } from './webhook-notices.repository.js';
 import { NO_SETTINGS_VERSION } from './subscription-cache.js';
 import type { QueuedDelivery } from './planned-queue.js';
 
@@ -319,12 +320,11 @@ export class DeliveryRepository {
     subscriptionIds: readonly string[],
   ): Promise<void> {
     if (outcomes.length === 0) return;
-    await db.runBound(`with finished as (${finishSql('$1', '$2')}), logged as (${logAttemptsSql('$3')}), succeeded as (${recordSuccessSql('$4')}) select 1`, [
-      outcomesJson(outcomes),
-      owner,
-      attemptsJson(entries),
-      subscriptionIds,
-    ]);
+    await db.runBound(
+      `with finished as (${finishSql('$1', '$2')}), logged as (${logAttemptsSql('$3')}), succeeded as (${recordSuccessSql('$4')}),
+       recovered as (${recoveredNoticesSql('succeeded')}) select 1`,
+      [outcomesJson(outcomes), owner, attemptsJson(entries), subscriptionIds],
+    );
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.js';
 import { tsMicro } from '../db/sql.js';
+import { recoveredNoticesSql } from './webhook-notices.repository.js';
 
 /** A webhook subscription as stored (the secret stays encrypted; callers decrypt when they need it). */
 export interface SubscriptionRow {
@@ -44,12 +45,15 @@ export interface SubscriptionFields {
 /**
  * Successes of the subscriptions `$ids` (a uuid[] parameter). A busy subscription succeeds many times a
  * second: its row is written at most once a second (last_delivery_at is current to within that), and
- * at once when it has failures to clear.
+ * at once when it has failures to clear. Returns the rows written, `was_warned` for those that had a
+ * failure warning (`recoveredNoticesSql`).
  */
 export function recordSuccessSql(ids: string): string {
-  return `update webhook_subscriptions set last_delivery_at = now(), consecutive_failures = 0, warned_level = 0
-       where id = any(${ids}::uuid[])
-         and (last_delivery_at is null or last_delivery_at < now() - interval '1 second' or consecutive_failures <> 0)`;
+  return `update webhook_subscriptions s set last_delivery_at = now(), consecutive_failures = 0, warned_level = 0
+       from webhook_subscriptions old
+       where old.id = s.id and s.id = any(${ids}::uuid[])
+         and (s.last_delivery_at is null or s.last_delivery_at < now() - interval '1 second' or s.consecutive_failures <> 0)
+       returning s.id, s.map_id, old.warned_level > 0 as was_warned`;
 }
 
 export class SubscriptionRepository {
@@ -182,7 +186,8 @@ export class SubscriptionRepository {
   /** A delivery succeeded: failures reset. */
   async recordSuccess(db: Db, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await db.runBound(recordSuccessSql('$1'), [ids]);
+    // A subscription warned of failures that delivers again: the owner hears it recovered.
+    await db.runBound(`with succeeded as (${recordSuccessSql('$1')}) ${recoveredNoticesSql('succeeded')}`, [ids]);
   }
 
   /** An attempt failed (the event may still be retried). */

@@ -17,6 +17,16 @@ export interface StoredNotice {
   at: string;
 }
 
+/**
+ * `webhook_recovered` notices for the rows of `succeeded` (a CTE of `recordSuccessSql`) that had a
+ * failure warning: a subscription warned of failures that delivers again, never disabled.
+ */
+export function recoveredNoticesSql(succeeded: string): string {
+  return `insert into webhook_notices (map_id, kind, payload)
+       select map_id, 'webhook_recovered', jsonb_build_object('subscription_id', id, 'missed_events', 0, 'since', null)
+       from ${succeeded} where was_warned`;
+}
+
 /** The webhook_notices table: written by the workers, read by the stream role (webhook-notice-feed.ts), kept a day. */
 export class WebhookNoticeRepository {
   async add(db: Db, notices: readonly WebhookNotice[]): Promise<void> {

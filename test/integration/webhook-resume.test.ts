@@ -175,6 +175,22 @@ describe('warnings before a disable, and resuming by itself', () => {
     expect(metricSum(await scrape(s.opsUrl), 'mapintel_webhook_subscriptions_resumed_total')).toBeGreaterThanOrEqual(1);
   });
 
+  it('tells the stream a warned subscription recovered when it delivers again', async () => {
+    const { map, key, receiver, sub, stream } = await setup();
+    let up = false;
+    receiver.reply = () => ({ status: up ? 200 : 500 });
+    for (let i = 0; i < DISABLE_AFTER / 2; i++) await moveSystem(s, map.slug, key, SYSTEMS[i % 3]!);
+    await stream.waitFor((f) => f.event === 'webhook_failing', 1, 30_000);
+    await expect.poll(async () => (await subscription(map.id, key, sub.id)).consecutive_failures, { timeout: 30_000, interval: 100 }).toBe(DISABLE_AFTER / 2);
+    up = true;
+    await moveSystem(s, map.slug, key, 31000005);
+    await stream.waitFor((f) => f.event === 'webhook_recovered', 1, 30_000);
+    const frames = noticeFrames(stream, sub.id);
+    expect(frames.map((f) => f.kind)).toEqual(['webhook_failing', 'webhook_recovered']);
+    expect(frames[1]!.data).toMatchObject({ subscription_id: sub.id, map_id: map.id, missed_events: 0, since: null });
+    expect((await subscription(map.id, key, sub.id)).active).toBe(true);
+  });
+
   it('never probes a subscription its owner switched off', async () => {
     const { map, key, receiver, sub } = await setup();
     const res = await s.fetch(`/api/maps/${map.id}/webhooks/${sub.id}`, {
