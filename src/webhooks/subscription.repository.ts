@@ -17,13 +17,15 @@ export interface SubscriptionRow {
   managed_by: string | null;
   /** When it last became active, in epoch milliseconds: events committed earlier are never sent to it. */
   active_since_ms: number;
+  /** The failure warning last given, per cent of the disable threshold (0, 50, 90); cleared by a success. */
+  warned_level: number;
   inserted_at: string;
   updated_at: string;
 }
 
 const COLUMNS = `s.id, s.map_id, s.url, s.events, s.active, s.secret_encrypted,
   ${tsMicro('s.last_delivery_at')} as last_delivery_at, s.last_error, ${tsMicro('s.last_error_at')} as last_error_at,
-  s.consecutive_failures, s.managed_by, (extract(epoch from s.active_since) * 1000)::float8 as active_since_ms,
+  s.consecutive_failures, s.managed_by, (extract(epoch from s.active_since) * 1000)::float8 as active_since_ms, s.warned_level,
   ${tsMicro('s.inserted_at')} as inserted_at, ${tsMicro('s.updated_at')} as updated_at`;
 
 /** Per map: the version of its webhook settings (bumped by every change) and when the toggle was last switched on. */

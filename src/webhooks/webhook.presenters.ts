@@ -16,6 +16,8 @@ export interface WebhookSubscription {
   insertedAt: string;
   updatedAt: string;
   activeSince: string;
+  /** The failure warning last given (per cent of the disable threshold: 0, 50 or 90). */
+  warnedLevel: number;
 }
 
 export function toDto(r: SubscriptionRow): WebhookSubscriptionDto {
@@ -50,5 +52,6 @@ export function toSubscription(r: SubscriptionRow): WebhookSubscription {
     insertedAt: r.inserted_at,
     updatedAt: r.updated_at,
     activeSince: new Date(r.active_since_ms).toISOString(),
+    warnedLevel: r.warned_level,
   };
 }
