@@ -84,6 +84,11 @@ export class WebhooksController extends Controller {
    * Creates a subscription and answers it with its signing `secret`, shown this once. At most 5 per map
    * (409 `webhook_limit_reached`), one per URL (409 `webhook_url_exists`). The URL must be https and
    * every address it resolves to public.
+   * Each delivery is a POST of the event envelope with `x-service-signature`, `x-service-timestamp`,
+   * `x-service-event-id`, `x-service-event-type`, `x-service-delivery-attempt`, the Standard Webhooks
+   * headers and `webhook-sequence`: 1, 2, 3… per subscription in event order, the same on every retry,
+   * redeliver and recover of an event (docs/api.md). A 429 or 503 with `Retry-After` holds the
+   * subscription's attempts until then, at most the retry schedule's longest wait.
    * @summary Create a subscription
    * @param map_id Map UUID or slug.
    */
