@@ -3,6 +3,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
+    // Every event payload a test sees is checked against the event catalog (test/support/event-catalog.ts).
+    setupFiles: ['test/support/catalog-setup.ts'],
     // Generous: a test checks behaviour, and a busy machine stretches every step of it.
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -14,7 +14,9 @@
 // {name} starts recording under a new phase name; GET /_bench/count?phase= answers how many distinct
 // deliveries arrived; GET /_bench/report?phase=[&keys=1] answers counts, latency percentiles, the
 // first and last arrival, the rate after the first third of the deliveries and per whole second, the
-// signature checks and (with keys=1) every distinct `<path> <killmail id>`.
+// signature checks, the `webhook-sequence` numbers (per subscription path: numbers missing inside the
+// range seen, a number seen for two different events, deliveries without one) and (with keys=1) every
+// distinct `<path> <killmail id>`.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 
@@ -43,6 +45,10 @@ function newPhase(name) {
     connections: 0,
     unparsable: 0,
     verified: { checked: 0, ok: 0, failed: 0 },
+    /** Per subscription path: webhook-sequence → the killmail id it came with. */
+    sequences: new Map(),
+    sequenceConflicts: 0,
+    withoutSequence: 0,
   };
   phases.set(name, p);
   return p;
@@ -80,6 +86,16 @@ function timeline(arrivals) {
   return counts;
 }
 
+/** What the `webhook-sequence` numbers of a phase say: gaps inside each subscription's range, conflicts, absences. */
+function sequenceReport(p) {
+  let missing = 0;
+  for (const seen of p.sequences.values()) {
+    const numbers = [...seen.keys()];
+    missing += Math.max(...numbers) - Math.min(...numbers) + 1 - numbers.length;
+  }
+  return { subscriptions: p.sequences.size, missing, conflicts: p.sequenceConflicts, without: p.withoutSequence };
+}
+
 function report(p, withKeys) {
   const s = Float64Array.from(p.latencies).sort();
   const n = p.keys.size;
@@ -103,6 +119,7 @@ function report(p, withKeys) {
     perSecondTimeline: timeline(p.arrivals),
     latencyMs: { n: s.length, p50: percentile(s, 0.5), p90: percentile(s, 0.9), p99: percentile(s, 0.99), max: s.length ? s[s.length - 1] : null },
     verified: p.verified,
+    sequence: sequenceReport(p),
     ...(withKeys ? { keys: [...p.keys] } : {}),
   };
 }
@@ -164,6 +181,15 @@ const server = http.createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }
       return;
     }
     const key = `${path} ${envelope.payload?.killmail_id}`;
+    const sequence = Number(req.headers['webhook-sequence']);
+    if (!Number.isSafeInteger(sequence)) p.withoutSequence++;
+    else {
+      let seen = p.sequences.get(path);
+      if (!seen) p.sequences.set(path, (seen = new Map()));
+      const before = seen.get(sequence);
+      if (before !== undefined && before !== envelope.payload?.killmail_id) p.sequenceConflicts++;
+      seen.set(sequence, envelope.payload?.killmail_id);
+    }
     if (p.keys.has(key)) p.duplicates++;
     else {
       p.keys.add(key);

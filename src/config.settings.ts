@@ -169,6 +169,13 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'durations',
   },
   {
+    name: 'WEBHOOK_PROBE_WAITS',
+    meaning:
+      'A subscription disabled after failures is probed with a signed ping this long after the disable, then after each wait in turn (the last repeats), for a day; a 2xx answer resumes it',
+    default: '1m,5m,15m,30m,1h,2h,4h,8h',
+    unit: 'durations',
+  },
+  {
     name: 'WEBHOOK_DISABLE_AFTER',
     meaning: 'A subscription is set inactive after this many consecutive events exhausted their attempts',
     default: '10',

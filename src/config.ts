@@ -55,6 +55,7 @@ export interface Config {
   operatorWatchNamespaces: string[];
   /** Waits before attempts 2, 3, … in milliseconds. */
   webhookRetryWaitsMs: number[];
+  webhookProbeWaitsMs: number[];
   webhookDisableAfter: number;
   webhookConcurrency: number;
   webhookConcurrencyPerSubscription: number;
@@ -217,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((s) => s.trim())
       .filter(Boolean),
     webhookRetryWaitsMs: durations('WEBHOOK_RETRY_WAITS'),
+    webhookProbeWaitsMs: durations('WEBHOOK_PROBE_WAITS'),
     webhookDisableAfter: int('WEBHOOK_DISABLE_AFTER', 1, 1_000_000),
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 1, 100_000),
     webhookConcurrencyPerSubscription: int('WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', 1, 10_000),

@@ -88,6 +88,7 @@ export function report(ctx) {
           `  saturation: planning (events → deliveries) spanned ${fmt(s.plannedSeconds, 2)} s; first delivery ${fmt(s.workerStartToFirstMs, 0)} ms after the worker process was spawned (delivering from ${fmt(s.workerBootMs, 0)} ms); ` +
             `${s.connections} connections opened; ${s.duplicates} duplicates; signatures sampled ${s.verified.checked}, all verified: ${s.verified.failed === 0}`,
           cpuLine('saturation', s),
+          ...(s.sequence ? [`  saturation: ${seqLine(s.sequence)}`] : []),
           `  saturation: received per second from the first: ${s.perSecondTimeline.join(' ')}; after the first third ${fmt(s.steadyPerSecond, 0)}/s`,
           // What this machine allows at these costs: a figure below the target with a ceiling below it too
           // says the machine, not the worker, set the limit.
@@ -108,6 +109,7 @@ export function report(ctx) {
         `event→planned p50 ${fmt(r.planned[0], 1)} p99 ${fmt(r.planned[1], 1)} ms (event→id ${fmt(r.eventToId[0], 1)} / ${fmt(r.eventToId[1], 1)}, ` +
         `id→planned ${fmt(r.idToPlanned[0], 1)} / ${fmt(r.idToPlanned[1], 1)}; write transactions ${fmt(r.writeTx[0], 1)} / ${fmt(r.writeTx[1], 1)}); ` +
         `${r.connections} connections opened; signatures sampled ${r.verified.checked}, failed ${r.verified.failed}\n` +
+        (r.sequence ? `  rate ${r.rate}: ${seqLine(r.sequence)}\n` : '') +
         `  rate ${r.rate}: worker event-loop delay p50 ${fmt(r.loopDelay.p50, 1)} p99 ${fmt(r.loopDelay.p99, 1)} max ${fmt(r.loopDelay.max, 1)} ms\n${cpuLine(`rate ${r.rate}`, r)}`,
     ),
     ...(iso
@@ -144,4 +146,9 @@ export function report(ctx) {
       ),
     );
   }
+}
+
+/** The receiver's check of `webhook-sequence`: every subscription numbered 1, 2, 3… without a number given twice. */
+function seqLine(q) {
+  return `webhook-sequence over ${q.subscriptions} subscriptions: ${q.missing} numbers missing inside the ranges received, ${q.conflicts} given to two events, ${q.without} deliveries without one`;
 }

@@ -6,6 +6,7 @@ import { CharactersController } from '../characters/characters.controller.js';
 import { AclsController, MapAclsController } from '../acls/acls.controller.js';
 import { AdminController } from '../admin/admin.controller.js';
 import { EventsController } from '../events/events.controller.js';
+import { EventCatalogController } from '../events/event-catalog.controller.js';
 import { StaticInfoController } from '../static-data/static-info.controller.js';
 import { MAP_CONTROLLER_FACTORIES } from '../maps/map-controllers.js';
 import { WebhooksController } from '../webhooks/webhooks.controller.js';
@@ -17,6 +18,7 @@ const FACTORIES = new Map<unknown, (deps: AppDeps) => unknown>([
   [AclsController, (d) => new AclsController(d.acls)],
   [AdminController, (d) => new AdminController(d.admin)],
   [EventsController, (d) => new EventsController(d.eventLog)],
+  [EventCatalogController, () => new EventCatalogController()],
   [StaticInfoController, (d) => new StaticInfoController(d.staticInfo)],
   [WebhooksController, (d) => new WebhooksController(d.webhooks)],
   ...MAP_CONTROLLER_FACTORIES,

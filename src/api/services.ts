@@ -38,6 +38,7 @@ export function createApiServices(core: Core): ApiServices {
     characters: new CharactersService(db, core.config.characterApiDisabled),
     webhooks: new WebhookService(db, core.secrets.box, {
       allowInsecureUrls: core.config.webhooksAllowInsecureUrls,
+      eventsRetentionMs: core.config.eventsRetentionDays * 86_400_000,
       sender: new WebhookSender({ timeoutMs: core.config.webhookTimeoutMs, allowInsecure: core.config.webhooksAllowInsecureUrls }),
     }),
     readCache: new MapReadCache(core.config.readCacheBytes),

@@ -19,6 +19,7 @@ const FILES: [url: string, file: () => string][] = [
   ['/console/assets/live-map-style.js', () => path.join(ASSETS, 'live-map-style.js')],
   ['/console/assets/live-map.js', () => path.join(ASSETS, 'live-map.js')],
   ['/console/assets/console.js', () => path.join(ASSETS, 'console.js')],
+  ['/console/assets/webhooks.js', () => path.join(ASSETS, 'webhooks.js')],
 ];
 
 export const CONSOLE_SCRIPTS: readonly string[] = FILES.map(([url]) => url);

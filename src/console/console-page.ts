@@ -3,7 +3,8 @@
  * where a person pastes a map key and watches the map live: the map drawn beside the list of its
  * events. The page's scripts are files of their own under assets/console/ (served by
  * console-assets.ts with Cytoscape.js, the graph library that draws the map): console.js connects
- * and lists, live-map*.js load the map through the REST API and keep it current from the stream.
+ * and lists, live-map*.js load the map through the REST API and keep it current from the stream,
+ * webhooks.js shows the map's webhook subscriptions, their health and attempt log, and their actions.
  */
 import { EVENT_TYPES } from '../events/catalog.js';
 import { FAVICON_URL } from './favicon.js';
@@ -44,6 +45,23 @@ export function consolePage(): string {
     <ul id="events"></ul>
   </div>
 </div>
+<section id="webhooks">
+  <h2>Webhooks</h2>
+  <div class="inputs">
+    <label>Event id to redeliver <input type="text" id="wh-event" placeholder="01J…"></label>
+    <label>Recover events since (RFC 3339) <input type="text" id="wh-since" placeholder="2026-11-28T09:00:00Z"></label>
+  </div>
+  <div><button type="button" id="wh-load">Load webhooks</button> <span id="wh-status"></span></div>
+  <table>
+    <thead><tr><th>URL</th><th>State</th><th>Attempts (1 h)</th><th>Succeeded</th><th>Failed</th><th>Latency p50 / p99</th><th>Consecutive failures</th><th>Last error</th><th></th></tr></thead>
+    <tbody id="wh-subs"></tbody>
+  </table>
+  <h3 id="wh-log-title">Attempt log</h3>
+  <table>
+    <thead><tr><th>Attempted at</th><th>Type</th><th>Event</th><th>Sequence</th><th>Attempt</th><th>Outcome</th><th>Status</th><th>Duration</th><th>Error</th></tr></thead>
+    <tbody id="wh-attempts"></tbody>
+  </table>
+</section>
 ${scripts}
 </body>
 </html>

@@ -34,6 +34,20 @@ export class EventLogService {
     return rows.map((r) => ({ id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload }));
   }
 
+  /**
+   * Events of a map with an id committed after `since`, oldest first, at most `limit`; only the given
+   * types (null: every type). What a webhook recover sends again.
+   */
+  async listSince(mapId: string, since: Date, types: readonly string[] | null, limit: number): Promise<EventEnvelope[]> {
+    const rows = await this.db.allBound<{ event_id: string; type: EventType; map_id: string; created_ms: string; payload: Record<string, unknown> }>(
+      `select event_id, type, map_id, (extract(epoch from created_at) * 1000)::bigint as created_ms, payload
+       from map_events where map_id = $1 and event_id is not null and created_at > $2 and ($3::text[] is null or type = any($3::text[]))
+       order by event_id limit $4`,
+      [mapId, since, types, limit],
+    );
+    return rows.map((r) => ({ id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload }));
+  }
+
   /** One event of the map by id, or undefined (unknown, of another map, or pruned). */
   async byId(mapId: string, eventId: string): Promise<EventEnvelope | undefined> {
     const r = await this.db.one<{ event_id: string; type: EventType; map_id: string; created_ms: string; payload: Record<string, unknown> }>(

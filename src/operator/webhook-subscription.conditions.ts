@@ -35,7 +35,7 @@ export function deliveryConditions(obj: WebhookSubscriptionResource, sub: Webhoo
     ];
   }
   if (!sub.active) {
-    const message = `Deliveries were stopped after repeated failures: ${sub.lastError ?? 'unknown error'}; edit the resource to resume`;
+    const message = `Deliveries were stopped after repeated failures: ${sub.lastError ?? 'unknown error'}; the workers probe the receiver for a day and resume when it answers, or edit the resource to resume`;
     return [condition(obj, 'Ready', 'False', 'DisabledAfterFailures', message), condition(obj, 'Degraded', 'True', 'DisabledAfterFailures', message)];
   }
   if (!mapWebhooksEnabled) {
@@ -45,6 +45,11 @@ export function deliveryConditions(obj: WebhookSubscriptionResource, sub: Webhoo
   const ready = condition(obj, 'Ready', 'True', 'Reconciled', applied);
   if (attemptsFailing(sub)) {
     const given = sub.consecutiveFailures > 0 ? `${sub.consecutiveFailures} consecutive events given up; ` : 'attempts are being retried; ';
+    // At 90 % of the threshold the workers disable it at: a reason of its own, so a Warning Event says so.
+    if (sub.warnedLevel >= 90) {
+      const message = `Delivery is failing and the subscription is about to be disabled (${given}90 % of the threshold reached; last error: ${sub.lastError ?? 'unknown error'})`;
+      return [ready, condition(obj, 'Degraded', 'True', 'DisablingSoon', message)];
+    }
     return [
       ready,
       condition(obj, 'Degraded', 'True', 'DeliveryFailing', `Delivery attempts are failing (${given}last error: ${sub.lastError ?? 'unknown error'})`),

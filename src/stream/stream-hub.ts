@@ -156,6 +156,17 @@ export class StreamHub {
     if (set && set.size === 0) this.byMap.delete(sink.mapId);
   }
 
+  /**
+   * A control frame (not an event: no id) to every connection of the map, whatever its filter: the
+   * webhook notices (webhook-notice-feed.ts). Returns how many connections it was written to.
+   */
+  notify(mapId: string, frame: string): number {
+    const set = this.byMap.get(mapId);
+    if (!set) return 0;
+    for (const m of set) m.sink.write(frame);
+    return set.size;
+  }
+
   private deliver(e: EventEnvelope): void {
     const set = this.byMap.get(e.map_id);
     if (!set) return;

@@ -2,6 +2,7 @@ import type { Core } from '../core/core.js';
 import type { Role, RoleHandle } from '../roles/role.js';
 import { ROLE_INFO } from '../roles/catalog.js';
 import { dbOf } from '../db/db.js';
+import { WebhookNoticeFeed } from './webhook-notice-feed.js';
 import express from 'express';
 import { TokenService } from '../api/token.service.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';
@@ -43,6 +44,9 @@ export interface StreamHandle extends RoleHandle {
  * event tail per process, fanned out to its connections; connection caps shared by every stream
  * process through Redis (or in-process without REDIS_URL).
  */
+/** How often a stream process reads new webhook notices. */
+const WEBHOOK_NOTICES_MS = 1_000;
+
 export const streamRole: Role<StreamHandle> = {
   ...ROLE_INFO.stream,
   async start(core: Core): Promise<StreamHandle> {
@@ -118,6 +122,9 @@ export const streamRole: Role<StreamHandle> = {
 
     // Revoked keys: their streams close on every process within a sweep (one query per sweep for every
     // key holding a connection, not one lookup per key).
+    // What the workers tell a map's owner about its webhooks, as frames on the map's streams.
+    const notices = new WebhookNoticeFeed(db, (mapId, frame) => hub.notify(mapId, frame), log.child({ component: 'stream' }));
+    notices.start(WEBHOOK_NOTICES_MS);
     const sweep = new RevocationSweep(streams.open, (keyIds) => tokens.liveMapKeyIds(keyIds), log.child({ component: 'stream' }));
     sweep.start(REVOCATION_SWEEP_MS);
     if (config.sseEnabled) log.info({ role: 'stream', url, limits }, `stream role started: serving event streams on ${url}/api/maps/{map_id}/events/stream`);
@@ -173,6 +180,7 @@ export const streamRole: Role<StreamHandle> = {
       async stop() {
         await handle.stopAccepting();
         sweep.stop();
+        notices.stop();
         clearInterval(audit);
         streams.stop();
         hub.stop();

@@ -11,6 +11,8 @@ import type { WebhookMetrics } from './webhook.metrics.js';
 import { DeliveryPlanner } from './delivery-planner.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { OutcomeRecorder, outcomeOf } from './outcome-recorder.js';
+import { SubscriptionProber } from './subscription-prober.js';
+import { WebhookNoticeRepository } from './webhook-notices.repository.js';
 import { sleep } from './sleep.js';
 
 export interface DeliveryWorkerOptions {
@@ -22,6 +24,8 @@ export interface DeliveryWorkerOptions {
   metrics: WebhookMetrics;
   /** Waits before attempts 2, 3, … (ms). */
   retryWaitsMs: readonly number[];
+  /** Waits between the probes of a subscription disabled after failures (ms; subscription-prober.ts). */
+  probeWaitsMs?: readonly number[];
   disableAfter: number;
   /** Attempts in flight in this worker. */
   concurrency: number;
@@ -39,6 +43,9 @@ export interface DeliveryWorkerOptions {
 }
 
 const SWEEP_EVERY_MS = 5 * 60_000;
+/** How often a worker looks for due probes of subscriptions disabled after failures. */
+const PROBE_EVERY_MS = 1_000;
+const DEFAULT_PROBE_WAITS_MS = [60_000, 300_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000];
 
 /**
  * Webhook delivery, at least once, with PostgreSQL as the source of truth. Three parts, each in a file
@@ -58,9 +65,11 @@ const SWEEP_EVERY_MS = 5 * 60_000;
 export class DeliveryWorker {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly deliveries = new DeliveryRepository();
+  private readonly notices = new WebhookNoticeRepository();
   private readonly planner: DeliveryPlanner;
   private readonly dispatcher: DeliveryDispatcher;
   private readonly recorder: OutcomeRecorder;
+  private readonly prober: SubscriptionProber;
   private readonly secrets = new Map<string, string>();
   private running = false;
   private loops: Promise<void>[] = [];
@@ -81,13 +90,28 @@ export class DeliveryWorker {
       attempt: (d) => this.attempt(d),
     });
     this.planner = new DeliveryPlanner({ ...common, consumer: o.consumer, leaseMs: o.leaseMs, running }, this.dispatcher);
-    this.recorder = new OutcomeRecorder({ ...common, subs: new SubscriptionRepository(), disableAfter: o.disableAfter });
+    const subs = new SubscriptionRepository();
+    const probeWaitsMs = o.probeWaitsMs ?? DEFAULT_PROBE_WAITS_MS;
+    const notices = this.notices;
+    this.recorder = new OutcomeRecorder({ ...common, subs, disableAfter: o.disableAfter, retryWaitsMs: o.retryWaitsMs, probeWaitsMs, notices });
+    this.prober = new SubscriptionProber({
+      db: o.db,
+      box: o.box,
+      sender: o.sender,
+      deliveries: this.deliveries,
+      subs,
+      metrics: o.metrics,
+      log: o.log,
+      probeWaitsMs,
+      notices,
+    });
   }
 
   start(): void {
     this.running = true;
     this.loops = [this.planner.loop(), this.dispatcher.loop(), this.recorder.loop(() => !this.running && this.dispatcher.attempts.size === 0)];
     this.timers.push(setInterval(() => void this.sweep(), SWEEP_EVERY_MS));
+    this.loops.push(this.probeLoop());
     for (const t of this.timers) t.unref();
   }
 
@@ -121,6 +145,7 @@ export class DeliveryWorker {
       eventId: d.event_id,
       eventType: d.event_type,
       attempt,
+      sequence: d.sequence,
     });
     const m = this.o.metrics;
     m.deliveries.inc({ outcome: result.ok ? 'success' : 'failure', status_class: result.status === null ? 'none' : `${Math.floor(result.status / 100)}xx` });
@@ -142,9 +167,21 @@ export class DeliveryWorker {
     return s;
   }
 
+  /** Probes of subscriptions disabled after failures, one round at a time while the worker runs. */
+  private async probeLoop(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.prober.round();
+      } catch (err) {
+        this.o.log.warn({ err }, 'probing disabled webhook subscriptions failed; retrying');
+      }
+      if (this.running) await sleep(PROBE_EVERY_MS);
+    }
+  }
+
   private async sweep(): Promise<void> {
     try {
-      const n = await this.deliveries.prune(this.o.db, this.o.attemptsRetentionDays);
+      const n = (await this.deliveries.prune(this.o.db, this.o.attemptsRetentionDays)) + (await this.notices.prune(this.o.db));
       if (n) this.o.log.info({ deleted: n }, 'pruned the webhook attempt log');
     } catch (err) {
       this.o.log.warn({ err }, 'pruning the webhook attempt log failed');

@@ -1,8 +1,8 @@
 import type { Db } from '../db/db.js';
 import type { EventEnvelope } from '../events/envelope.js';
-import type { AttemptResult } from './sender.js';
-import type { DeliveryAttemptDto } from './webhook.dto.js';
+import { AttemptLogRepository, attemptsJson, logAttemptsSql, type AttemptLogEntry } from './attempt-log.repository.js';
 import { recordSuccessSql } from './subscription.repository.js';
+import { recoveredNoticesSql } from './webhook-notices.repository.js';
 import { NO_SETTINGS_VERSION } from './subscription-cache.js';
 import type { QueuedDelivery } from './planned-queue.js';
 
@@ -22,7 +22,15 @@ export interface PlannedDelivery {
 
 /** A planned delivery in the column names of webhook_deliveries (and of ClaimedDelivery). */
 function deliveryRow(r: PlannedDelivery) {
-  return { subscription_id: r.subscriptionId, map_id: r.mapId, event_id: r.eventId, event_type: r.eventType, event_at_ms: r.eventAtMs, body: r.body };
+  return {
+    subscription_id: r.subscriptionId,
+    map_id: r.mapId,
+    event_id: r.eventId,
+    event_type: r.eventType,
+    event_at_ms: r.eventAtMs,
+    body: r.body,
+    recovered: false,
+  };
 }
 
 /**
@@ -37,15 +45,20 @@ export interface ClaimedDelivery {
   event_type: string;
   event_at_ms: number;
   body: string;
-  /** Attempts made before this one. */
+  /** Attempts begun, this one included (its attempt number). */
   attempts: number;
+  /** The `webhook-sequence` number, given when the delivery was planned; null for rows planned before numbers existed. */
+  sequence: number | null;
+  /** Made again by a recover. */
+  recovered: boolean;
   url: string;
   secret_encrypted: string;
 }
 
 /** What a lease returns of a delivery and its subscription (`d` and `s`): a ClaimedDelivery. */
 const CLAIMED_COLUMNS = `d.id::text as id, d.subscription_id, d.map_id, d.event_id, d.event_type,
-         (extract(epoch from d.event_at) * 1000)::float8 as event_at_ms, d.body, d.attempts, s.url, s.secret_encrypted`;
+         (extract(epoch from d.event_at) * 1000)::float8 as event_at_ms, d.body, d.attempts, d.sequence::float8 as sequence, d.recovered,
+         s.url, s.secret_encrypted`;
 
 /** How an attempt ends for its delivery. */
 export interface DeliveryOutcome {
@@ -55,16 +68,6 @@ export interface DeliveryOutcome {
   nextAttemptAtMs: number | null;
   lastStatus: number | null;
   lastError: string | null;
-}
-
-export interface AttemptLogEntry {
-  subscriptionId: string;
-  eventId: string;
-  eventType: string;
-  attempt: number;
-  attemptedAt: Date;
-  result: AttemptResult;
-  nextAttemptAt: Date | null;
 }
 
 /** How attempts ended, `$outcomes` a JSON array (`outcomesJson`); only rows still leased by `$owner` change (a lease that expired was taken over). */
@@ -83,36 +86,11 @@ function outcomesJson(outcomes: readonly DeliveryOutcome[]): string {
   );
 }
 
-/** The attempt log rows of `$entries`, a JSON array (`attemptsJson`), for subscriptions that still exist. */
-function logAttemptsSql(entries: string): string {
-  return `insert into webhook_attempts (subscription_id, event_id, event_type, attempt, attempted_at, duration_ms, status, outcome, error_class, error, next_attempt_at)
-       select v.subscription_id, v.event_id, v.event_type, v.attempt, to_timestamp(v.at_ms / 1000.0), v.duration_ms, v.status, v.outcome, v.error_class, v.error,
-              to_timestamp(v.next_ms / 1000.0)
-       from json_to_recordset(${entries}::json) as v(subscription_id uuid, event_id text, event_type text, attempt int, at_ms float8,
-              duration_ms int, status int, outcome text, error_class text, error text, next_ms float8)
-       where exists (select 1 from webhook_subscriptions s where s.id = v.subscription_id)`;
-}
-
-function attemptsJson(entries: readonly AttemptLogEntry[]): string {
-  return JSON.stringify(
-    entries.map((e) => ({
-      subscription_id: e.subscriptionId,
-      event_id: e.eventId,
-      event_type: e.eventType,
-      attempt: e.attempt,
-      at_ms: e.attemptedAt.getTime(),
-      duration_ms: e.result.durationMs,
-      status: e.result.status,
-      outcome: e.result.ok ? 'success' : 'failure',
-      error_class: e.result.errorClass,
-      error: e.result.error,
-      next_ms: e.nextAttemptAt?.getTime() ?? null,
-    })),
-  );
-}
-
 /** The webhook_deliveries (durable queue) and webhook_attempts (attempt log) tables. */
 export class DeliveryRepository {
+  /** The attempt log, which `recordSuccesses` and `prune` write with the queue. */
+  readonly log = new AttemptLogRepository();
+
   /**
    * One pending delivery per event and subscription; a pair already planned (by this worker before a
    * restart, or by another worker) is left alone. The rows flagged in `lease` are inserted leased to
@@ -156,6 +134,7 @@ export class DeliveryRepository {
       secret_encrypted: string | null;
       subscription_id: string | null;
       event_id: string | null;
+      sequence: number | null;
     }>(
       `with cur as (
          select x.map_id, x.version as expected, coalesce(w.version::text, '${NO_SETTINGS_VERSION}') as actual
@@ -165,19 +144,40 @@ export class DeliveryRepository {
        ev as (
          select * from unnest($3::uuid[], $4::text[], $5::text[], $6::float8[], $7::text[]) with ordinality
            as e(map_id, event_id, event_type, event_at_ms, body, n)),
-       ins as (
-         insert into webhook_deliveries (subscription_id, map_id, event_id, event_type, event_at, body, lease_owner, lease_until, attempts)
-         select p.subscription_id, ev.map_id, ev.event_id, ev.event_type, to_timestamp(ev.event_at_ms / 1000.0), ev.body,
-           case when p.lease then $1::text end, case when p.lease then now() + make_interval(secs => $2::float8 / 1000.0) end,
-           case when p.lease then 1 else 0 end
+       -- The new pairs: one planned already (a replay) takes no sequence number.
+       p as (
+         select p.n, p.subscription_id, p.lease, ev.map_id, ev.event_id, ev.event_type, ev.event_at_ms, ev.body
          from unnest($8::int[], $9::uuid[], $10::boolean[]) with ordinality as p(e, subscription_id, lease, n)
          join ev on ev.n = p.e
          where (select stale from moved) is null
-         order by p.n
+           and not exists (select 1 from webhook_deliveries d where d.subscription_id = p.subscription_id and d.event_id = ev.event_id)),
+       -- Each subscription's numbers for this batch, taken under its counter's row lock (in subscription
+       -- order, so concurrent plans cannot deadlock): a pair that still conflicts below (another worker
+       -- planned it meanwhile) leaves a gap, never a number given twice.
+       counted as (
+         insert into webhook_queue_state (subscription_id, last_sequence)
+         select subscription_id, count(*) from p group by subscription_id order by subscription_id
+         on conflict (subscription_id) do update set last_sequence = webhook_queue_state.last_sequence + excluded.last_sequence
+         returning subscription_id, last_sequence, hold_until),
+       numbered as (
+         select p.*, c.last_sequence - count(*) over (partition by p.subscription_id) + row_number() over (partition by p.subscription_id order by p.n) as sequence,
+           -- A receiver's Retry-After still running: the row waits for it, unleased.
+           c.hold_until > now() as held, c.hold_until
+         from p join counted c on c.subscription_id = p.subscription_id),
+       ins as (
+         insert into webhook_deliveries (subscription_id, map_id, event_id, event_type, event_at, body, lease_owner, lease_until, attempts, sequence, next_attempt_at)
+         select q.subscription_id, q.map_id, q.event_id, q.event_type, to_timestamp(q.event_at_ms / 1000.0), q.body,
+           case when q.lease and q.held is not true then $1::text end,
+           case when q.lease and q.held is not true then now() + make_interval(secs => $2::float8 / 1000.0) end,
+           case when q.lease and q.held is not true then 1 else 0 end,
+           q.sequence, case when q.held then q.hold_until else now() end
+         from numbered q
+         order by q.n
          on conflict (subscription_id, event_id) do nothing
-         returning id, subscription_id, event_id, lease_owner is not null as leased)
+         returning id, subscription_id, event_id, lease_owner is not null as leased, sequence)
        select moved.stale, i.* from moved left join lateral (
-         select ins.id::text as id, ins.leased, s.url, s.secret_encrypted, ins.subscription_id::text as subscription_id, ins.event_id
+         select ins.id::text as id, ins.leased, s.url, s.secret_encrypted, ins.subscription_id::text as subscription_id, ins.event_id,
+           ins.sequence::float8 as sequence
          from ins left join webhook_subscriptions s on ins.leased and s.id = ins.subscription_id
          order by ins.id) i on true`,
       [
@@ -209,7 +209,7 @@ export class DeliveryRepository {
       }
       if (row.url === null || row.secret_encrypted === null) continue;
       const r = byPair.get(`${row.subscription_id} ${row.event_id}`)!;
-      leased.push({ ...deliveryRow(r), id: row.id, attempts: 1, url: row.url, secret_encrypted: row.secret_encrypted });
+      leased.push({ ...deliveryRow(r), id: row.id, attempts: 1, sequence: row.sequence, url: row.url, secret_encrypted: row.secret_encrypted });
     }
     return { added, leased, queued, stale };
   }
@@ -228,6 +228,7 @@ export class DeliveryRepository {
            attempts = d.attempts + 1
          from webhook_subscriptions s, maps m
          where d.id = any($1::bigint[]) and s.id = d.subscription_id and s.active and m.id = s.map_id and m.webhooks_enabled
+           and not exists (select 1 from webhook_queue_state q where q.subscription_id = s.id and q.hold_until > now())
            and d.state = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until < now())
          returning ${CLAIMED_COLUMNS})
        select * from leased order by id::bigint`,
@@ -260,12 +261,15 @@ export class DeliveryRepository {
          select x.id, x.next_attempt_at from due
          join webhook_subscriptions s on s.id = due.subscription_id and s.active
          join maps m on m.id = s.map_id and m.webhooks_enabled
+         -- A receiver's Retry-After still running holds every attempt of its subscription.
+         left join webhook_queue_state q on q.subscription_id = s.id
          left join allow on allow.id = s.id
          cross join lateral (
            select d.id, d.next_attempt_at from webhook_deliveries d
            where d.subscription_id = s.id and d.state = 'pending' and d.next_attempt_at <= now()
              and (d.lease_until is null or d.lease_until < now())
            order by d.next_attempt_at limit greatest(0, coalesce(allow.n, $2::int))) x
+         where q.hold_until is null or q.hold_until <= now()
          order by x.next_attempt_at limit $3::int)
        update webhook_deliveries d set lease_owner = $4::text, lease_until = now() + make_interval(secs => $5::float8 / 1000.0),
          attempts = d.attempts + 1
@@ -303,11 +307,6 @@ export class DeliveryRepository {
     await db.runBound(finishSql('$1', '$2'), [outcomesJson(outcomes), owner]);
   }
 
-  async logAttempts(db: Db, entries: readonly AttemptLogEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    await db.runBound(logAttemptsSql('$1'), [attemptsJson(entries)]);
-  }
-
   /**
    * A batch of successes in one statement: `finish`, `logAttempts` and the subscriptions' success
    * (`recordSuccessSql`), atomic as one statement is. For batches without failures, which have nothing
@@ -321,41 +320,28 @@ export class DeliveryRepository {
     subscriptionIds: readonly string[],
   ): Promise<void> {
     if (outcomes.length === 0) return;
-    await db.runBound(`with finished as (${finishSql('$1', '$2')}), logged as (${logAttemptsSql('$3')}), succeeded as (${recordSuccessSql('$4')}) select 1`, [
-      outcomesJson(outcomes),
-      owner,
-      attemptsJson(entries),
-      subscriptionIds,
-    ]);
-  }
-
-  /** The attempt log of a subscription, newest first, `before` an attempt id. */
-  async attempts(
-    db: Db,
-    subscriptionId: string,
-    q: { outcome?: 'success' | 'failure' | undefined; before?: number | undefined; limit: number },
-  ): Promise<DeliveryAttemptDto[]> {
-    const rows = await db.all<DeliveryAttemptDto & { id: string }>(
-      `select a.id::text as id, a.event_id, a.event_type, a.attempt,
-              to_char(a.attempted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as attempted_at,
-              a.status, a.duration_ms, a.outcome, a.error_class, a.error,
-              to_char(a.next_attempt_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as next_attempt_at
-       from webhook_attempts a
-       where a.subscription_id = ? and (?::text is null or a.outcome = ?) and (?::bigint is null or a.id < ?)
-       order by a.id desc limit ?`,
-      [subscriptionId, q.outcome ?? null, q.outcome ?? null, q.before ?? null, q.before ?? null, q.limit],
+    await db.runBound(
+      `with finished as (${finishSql('$1', '$2')}), logged as (${logAttemptsSql('$3')}), succeeded as (${recordSuccessSql('$4')}),
+       recovered as (${recoveredNoticesSql('succeeded')}) select 1`,
+      [outcomesJson(outcomes), owner, attemptsJson(entries), subscriptionIds],
     );
-    return rows.map((r) => ({ ...r, id: Number(r.id) }));
   }
 
-  /** A new series of attempts for the event, due now (redeliver). */
-  async requeue(db: Db, d: PlannedDelivery): Promise<void> {
-    await db.run(
-      `insert into webhook_deliveries (subscription_id, map_id, event_id, event_type, event_at, body)
-       values (?, ?, ?, ?, to_timestamp(? / 1000.0), ?)
-       on conflict (subscription_id, event_id) do update set state = 'pending', attempts = 0, next_attempt_at = now(),
-         lease_owner = null, lease_until = null, finished_at = null, last_status = null, last_error = null`,
-      [d.subscriptionId, d.mapId, d.eventId, d.eventType, d.eventAtMs, d.body],
+  /**
+   * A receiver's `Retry-After` (429 or 503): each subscription's attempts wait until the given time
+   * (epoch ms). Claims and leases skip a held subscription's deliveries, and planning queues its new
+   * deliveries due then.
+   */
+  async holdUntil(db: Db, holds: ReadonlyMap<string, number>): Promise<void> {
+    if (holds.size === 0) return;
+    const ids = [...holds.keys()].sort();
+    await db.runBound(
+      `insert into webhook_queue_state (subscription_id, hold_until)
+       select h.subscription_id, to_timestamp(h.until_ms / 1000.0)
+       from unnest($1::uuid[], $2::float8[]) as h(subscription_id, until_ms) join webhook_subscriptions s on s.id = h.subscription_id
+       order by 1
+       on conflict (subscription_id) do update set hold_until = greatest(webhook_queue_state.hold_until, excluded.hold_until)`,
+      [ids, ids.map((id) => holds.get(id)!)],
     );
   }
 
@@ -384,10 +370,7 @@ export class DeliveryRepository {
     let total = 0;
     for (;;) {
       const n =
-        (await db.run(
-          `delete from webhook_attempts where id in (select id from webhook_attempts where attempted_at < now() - make_interval(days => ?) limit ?)`,
-          [days, batch],
-        )) +
+        (await this.log.pruneBatch(db, days, batch)) +
         (await db.run(
           `delete from webhook_deliveries where id in (select id from webhook_deliveries where state <> 'pending' and finished_at < now() - make_interval(mins => ?) limit ?)`,
           [finishedMinutes, batch],

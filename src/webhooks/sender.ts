@@ -38,6 +38,8 @@ export interface DeliveryRequest {
   eventId: string;
   eventType: string;
   attempt: number;
+  /** The delivery's `webhook-sequence` (absent for a ping, and for deliveries planned before numbers existed). */
+  sequence?: number | null | undefined;
 }
 
 export interface SenderOptions {
@@ -151,6 +153,7 @@ export class WebhookSender {
           'x-service-event-id': req.eventId,
           'x-service-event-type': req.eventType,
           'x-service-delivery-attempt': String(req.attempt),
+          ...(req.sequence != null ? { 'webhook-sequence': String(req.sequence) } : {}),
         },
       });
       const read = await drain(res.data as NodeJS.ReadableStream & { destroy(): void; complete?: boolean }, signal);

@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.js';
 import { tsMicro } from '../db/sql.js';
+import { recoveredNoticesSql } from './webhook-notices.repository.js';
 
 /** A webhook subscription as stored (the secret stays encrypted; callers decrypt when they need it). */
 export interface SubscriptionRow {
@@ -16,13 +17,15 @@ export interface SubscriptionRow {
   managed_by: string | null;
   /** When it last became active, in epoch milliseconds: events committed earlier are never sent to it. */
   active_since_ms: number;
+  /** The failure warning last given, per cent of the disable threshold (0, 50, 90); cleared by a success. */
+  warned_level: number;
   inserted_at: string;
   updated_at: string;
 }
 
 const COLUMNS = `s.id, s.map_id, s.url, s.events, s.active, s.secret_encrypted,
   ${tsMicro('s.last_delivery_at')} as last_delivery_at, s.last_error, ${tsMicro('s.last_error_at')} as last_error_at,
-  s.consecutive_failures, s.managed_by, (extract(epoch from s.active_since) * 1000)::float8 as active_since_ms,
+  s.consecutive_failures, s.managed_by, (extract(epoch from s.active_since) * 1000)::float8 as active_since_ms, s.warned_level,
   ${tsMicro('s.inserted_at')} as inserted_at, ${tsMicro('s.updated_at')} as updated_at`;
 
 /** Per map: the version of its webhook settings (bumped by every change) and when the toggle was last switched on. */
@@ -44,12 +47,15 @@ export interface SubscriptionFields {
 /**
  * Successes of the subscriptions `$ids` (a uuid[] parameter). A busy subscription succeeds many times a
  * second: its row is written at most once a second (last_delivery_at is current to within that), and
- * at once when it has failures to clear.
+ * at once when it has failures to clear. Returns the rows written, `was_warned` for those that had a
+ * failure warning (`recoveredNoticesSql`).
  */
 export function recordSuccessSql(ids: string): string {
-  return `update webhook_subscriptions set last_delivery_at = now(), consecutive_failures = 0
-       where id = any(${ids}::uuid[])
-         and (last_delivery_at is null or last_delivery_at < now() - interval '1 second' or consecutive_failures <> 0)`;
+  return `update webhook_subscriptions s set last_delivery_at = now(), consecutive_failures = 0, warned_level = 0
+       from webhook_subscriptions old
+       where old.id = s.id and s.id = any(${ids}::uuid[])
+         and (s.last_delivery_at is null or s.last_delivery_at < now() - interval '1 second' or s.consecutive_failures <> 0)
+       returning s.id, s.map_id, old.warned_level > 0 as was_warned`;
 }
 
 export class SubscriptionRepository {
@@ -125,9 +131,13 @@ export class SubscriptionRepository {
         // failures) or still on; `active_since` moves only when it comes back on.
         'consecutive_failures = case when ? then 0 else consecutive_failures end',
         'active_since = case when ? and not active then now() else active_since end',
+        // The owner's word replaces the automatic one: no warning, no probes of a disable for failures.
+        'warned_level = case when ? then 0 else warned_level end',
+        'disabled_reason = null',
+        'probe_at = null',
         'active = ?',
       );
-      params.push(f.active, f.active, f.active);
+      params.push(f.active, f.active, f.active, f.active);
     }
     if (f.secretEncrypted !== undefined) {
       sets.push('secret_encrypted = ?');
@@ -178,7 +188,8 @@ export class SubscriptionRepository {
   /** A delivery succeeded: failures reset. */
   async recordSuccess(db: Db, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await db.runBound(recordSuccessSql('$1'), [ids]);
+    // A subscription warned of failures that delivers again: the owner hears it recovered.
+    await db.runBound(`with succeeded as (${recordSuccessSql('$1')}) ${recoveredNoticesSql('succeeded')}`, [ids]);
   }
 
   /** An attempt failed (the event may still be retried). */
@@ -188,17 +199,55 @@ export class SubscriptionRepository {
 
   /**
    * An event exhausted its attempts: one more consecutive failure; at `disableAfter` the subscription
-   * is set inactive. Returns whether this call disabled it.
+   * is set inactive, disabled for failures (probed from `firstProbeMs` on, and missing deliveries from
+   * its oldest pending event on). Returns whether this call disabled it, the failures, and the warning
+   * level reached (per cent of `disableAfter`: 50 or 90) when this call crossed one, else 0.
    */
-  async recordExhausted(db: Db, id: string, error: string, disableAfter: number): Promise<boolean> {
-    const row = await db.one<{ disabled: boolean; map_id: string }>(
+  async recordExhausted(
+    db: Db,
+    id: string,
+    error: string,
+    disableAfter: number,
+    firstProbeMs = 60_000,
+  ): Promise<{ disabled: boolean; failures: number; warned: number }> {
+    const row = await db.one<{ disabled: boolean; failures: number; warned: number; was_warned: number }>(
       `update webhook_subscriptions s set consecutive_failures = s.consecutive_failures + 1, last_error = ?, last_error_at = now(),
-         active = s.active and s.consecutive_failures + 1 < ?, updated_at = now()
+         active = s.active and s.consecutive_failures + 1 < ?, updated_at = now(),
+         warned_level = greatest(s.warned_level, case when (s.consecutive_failures + 1) * 10 >= ? * 9 then 90
+                                                      when (s.consecutive_failures + 1) * 2 >= ? then 50 else 0 end),
+         disabled_reason = case when s.active and s.consecutive_failures + 1 >= ? then 'failures' else s.disabled_reason end,
+         disabled_at = case when s.active and s.consecutive_failures + 1 >= ? then now() else s.disabled_at end,
+         probe_at = case when s.active and s.consecutive_failures + 1 >= ? then now() + make_interval(secs => ? / 1000.0) else s.probe_at end,
+         probe_step = case when s.active and s.consecutive_failures + 1 >= ? then 0 else s.probe_step end,
+         resume_since = case when s.active and s.consecutive_failures + 1 >= ?
+           then coalesce((select min(d.event_at) from webhook_deliveries d where d.subscription_id = s.id and d.state = 'pending'), now())
+           else s.resume_since end
        from webhook_subscriptions old where old.id = s.id and s.id = ?
-       returning s.map_id, (old.active and not s.active) as disabled`,
-      [error, disableAfter, id],
+       returning (old.active and not s.active) as disabled, s.consecutive_failures as failures, s.warned_level as warned, old.warned_level as was_warned`,
+      [error, disableAfter, disableAfter, disableAfter, disableAfter, disableAfter, disableAfter, firstProbeMs, disableAfter, disableAfter, id],
     );
-    return row?.disabled ?? false;
+    if (!row) return { disabled: false, failures: 0, warned: 0 };
+    return { disabled: row.disabled, failures: row.failures, warned: row.warned > row.was_warned ? row.warned : 0 };
+  }
+
+  /** The next probe of a subscription disabled after failures (null: no more), and how many were made. */
+  async scheduleProbe(db: Db, id: string, atMs: number | null, step: number): Promise<void> {
+    await db.run(`update webhook_subscriptions set probe_at = to_timestamp(?::float8 / 1000.0), probe_step = ? where id = ? and not active`, [atMs, step, id]);
+  }
+
+  /**
+   * A probe succeeded: the subscription disabled after failures is active again (its failures and
+   * warnings cleared, active from now). False when it is not in that state any more (its owner acted).
+   */
+  async resume(db: Db, id: string): Promise<boolean> {
+    return (
+      (await db.run(
+        `update webhook_subscriptions set active = true, consecutive_failures = 0, warned_level = 0, disabled_reason = null, probe_at = null,
+           probe_step = 0, active_since = now(), updated_at = now()
+         where id = ? and not active and disabled_reason = 'failures'`,
+        [id],
+      )) > 0
+    );
   }
 
   /** Sets the subscription inactive with the reason (410 Gone, or too many failures). */

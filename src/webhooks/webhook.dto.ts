@@ -102,6 +102,10 @@ export interface DeliveryAttemptDto {
   error: string | null;
   /** When the next attempt is due, or null (delivered, exhausted, or dropped). */
   next_attempt_at: string | null;
+  /** The `webhook-sequence` the attempt carried; null for a ping (and for deliveries older than sequence numbers). @isInt */
+  sequence: number | null;
+  /** The attempt belongs to a delivery made again by a recover. */
+  recovered: boolean;
 }
 
 export interface DeliveryAttemptsPage {
@@ -134,4 +138,42 @@ export interface PingResultDto {
   outcome: 'success' | 'failure';
   error_class: string | null;
   error: string | null;
+}
+
+export interface RecoverRequest {
+  /** RFC 3339 time: every event of the map committed after it that the subscription receives is delivered again. */
+  since: Date;
+}
+
+/** What a recover queued. */
+export interface RecoverResultDto {
+  /** Events queued for delivery, in event order. @isInt */
+  events: number;
+}
+
+/** Latency percentiles of the attempts in the window (ms), null without attempts. */
+export interface WebhookLatencyDto {
+  /** @isInt */
+  p50: number | null;
+  /** @isInt */
+  p99: number | null;
+}
+
+/** A subscription's health over a window, from its attempt log. */
+export interface WebhookStatsDto {
+  /** The window: 300, 3600 or 86400. @isInt */
+  window_seconds: number;
+  /** Attempts made in the window (deliveries, retries and pings). @isInt */
+  attempts: number;
+  /** @isInt */
+  succeeded: number;
+  /** @isInt */
+  failed: number;
+  /** Failed attempts by class (`timeout`, `connect`, `tls`, `dns`, `refused_url`, `http_4xx`, `http_5xx`, `http_410`, `http_other`); classes without failures are absent. */
+  failed_by_class: Record<string, number>;
+  latency_ms: WebhookLatencyDto;
+  /** The error of the newest failed attempt in the attempt log (not only the window), or null. */
+  last_error: string | null;
+  /** When that attempt was made, ISO 8601 UTC, milliseconds; null without one. */
+  last_error_at: string | null;
 }

@@ -13,6 +13,9 @@ export interface WebhookMetrics {
   plannerLag: Gauge;
   planned: Counter;
   disabled: Counter<'reason'>;
+  warnings: Counter<'level'>;
+  probes: Counter<'outcome'>;
+  resumed: Counter;
 }
 
 /** Figures read from PostgreSQL when /metrics is scraped (they are the same from every worker). */
@@ -95,6 +98,23 @@ export function webhookMetrics(registry: Registry, figures: WebhookFigures): Web
       name: 'mapintel_webhook_subscriptions_disabled_total',
       help: 'Subscriptions this worker set inactive, by reason (gone: 410; failures: consecutive exhausted events)',
       labelNames: ['reason'],
+      registers: [registry],
+    }),
+    warnings: new Counter({
+      name: 'mapintel_webhook_subscription_warnings_total',
+      help: 'Warnings that a subscription is failing, by level (per cent of WEBHOOK_DISABLE_AFTER: 50, 90); 90 is always given before a disable',
+      labelNames: ['level'],
+      registers: [registry],
+    }),
+    probes: new Counter({
+      name: 'mapintel_webhook_probes_total',
+      help: 'Signed pings sent to subscriptions disabled after failures, by outcome (success resumes the subscription)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    resumed: new Counter({
+      name: 'mapintel_webhook_subscriptions_resumed_total',
+      help: 'Subscriptions disabled after failures that resumed by themselves when a probe succeeded',
       registers: [registry],
     }),
   };

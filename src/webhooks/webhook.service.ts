@@ -1,18 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
 import type { Db } from '../db/db.js';
 import type { SecretBox } from '../crypto.js';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { MapKeyPrincipal } from '../api/principal.js';
 import { MapAccess, type MapRef } from '../maps/map-access.js';
-import { MapRefRepository } from '../maps/map.repository.js';
 import { UUID_RE } from '../db/sql.js';
 import { matchesFilter, parseEventFilter } from '../events/event-filter.js';
 import { parseEventId } from '../events/envelope.js';
 import { EventLogService } from '../events/events.service.js';
-import { checkUrl, givenUrl, INSECURE_URLS_HINT, UnsafeUrlError, type Resolve } from './url-guard.js';
+import type { Resolve } from './url-guard.js';
 import { SubscriptionRepository, type SubscriptionRow } from './subscription.repository.js';
-import { DeliveryRepository, serializeEnvelope } from './delivery.repository.js';
+import { DeliveryRepository, serializeEnvelope, type PlannedDelivery } from './delivery.repository.js';
+import { RedeliveryRepository } from './redelivery.repository.js';
+import type { EventEnvelope } from '../events/envelope.js';
+import { ManagedWebhookService } from './managed-webhooks.service.js';
+import { toDto, type WebhookSubscription } from './webhook.presenters.js';
+import { checkedUrl, insertSubscription, newSecret, normalizeEvents, urlTakenError } from './subscription-rules.js';
 import type { WebhookSender } from './sender.js';
 import type {
   CreatedWebhookSubscriptionDto,
@@ -20,98 +23,31 @@ import type {
   DeliveryAttemptsPage,
   PingResultDto,
   QueuedDeliveryDto,
+  RecoverResultDto,
+  WebhookStatsDto,
   UpdateWebhookRequest,
   WebhookSubscriptionDto,
 } from './webhook.dto.js';
 
-/** Subscriptions per map (spec 8). */
-export const MAX_SUBSCRIPTIONS_PER_MAP = 5;
+// Kept importable from here, where the operator and the tests have always found them.
+export { MAX_SUBSCRIPTIONS_PER_MAP, newSecret, normalizeEvents } from './subscription-rules.js';
+export { toDto, type WebhookSubscription } from './webhook.presenters.js';
+export type { ManagedSubscriptionSpec } from './managed-webhooks.service.js';
 
-/** A subscription as the operator and the management API see it. */
-export interface WebhookSubscription {
-  id: string;
-  mapId: string;
-  url: string;
-  events: string[];
-  active: boolean;
-  lastDeliveryAt: string | null;
-  lastError: string | null;
-  lastErrorAt: string | null;
-  consecutiveFailures: number;
-  managedBy: string | null;
-  insertedAt: string;
-  updatedAt: string;
-  activeSince: string;
-}
+/** Events a recover delivers at most. */
+export const RECOVER_MAX_EVENTS = 10_000;
+const DEFAULT_EVENTS_RETENTION_MS = 7 * 86_400_000;
+/** The windows of the stats route, in seconds. */
+const STATS_WINDOWS: Record<string, number | undefined> = { '5m': 300, '1h': 3_600, '24h': 86_400 };
 
-/** What a managing resource (a Kubernetes WebhookSubscription) wants to exist. */
-export interface ManagedSubscriptionSpec {
-  /** `kubernetes:<namespace>/<name>`. */
-  managedBy: string;
-  /** Map UUID or slug. */
-  map: string;
-  url: string;
-  events: readonly string[];
-  active: boolean;
-  /** The signing secret (from the resource's Secret). */
-  secret: string;
-}
-
-export function toDto(r: SubscriptionRow): WebhookSubscriptionDto {
-  return {
-    id: r.id,
-    map_id: r.map_id,
-    url: r.url,
-    events: r.events,
-    active: r.active,
-    last_delivery_at: r.last_delivery_at,
-    last_error: r.last_error,
-    last_error_at: r.last_error_at,
-    consecutive_failures: r.consecutive_failures,
-    managed_by: r.managed_by,
-    inserted_at: r.inserted_at,
-    updated_at: r.updated_at,
-  };
-}
-
-function toSubscription(r: SubscriptionRow): WebhookSubscription {
-  return {
-    id: r.id,
-    mapId: r.map_id,
-    url: r.url,
-    events: r.events,
-    active: r.active,
-    lastDeliveryAt: r.last_delivery_at,
-    lastError: r.last_error,
-    lastErrorAt: r.last_error_at,
-    consecutiveFailures: r.consecutive_failures,
-    managedBy: r.managed_by,
-    insertedAt: r.inserted_at,
-    updatedAt: r.updated_at,
-    activeSince: new Date(r.active_since_ms).toISOString(),
-  };
-}
-
-type Applied = { subscription: WebhookSubscription; created: boolean };
-class DryRunDone {
-  constructor(readonly result: Applied) {}
-}
-
-/** A signing secret: 32 random bytes, base64 (44 characters). */
-export function newSecret(): string {
-  return randomBytes(32).toString('base64');
-}
-
-/** The `events` of a subscription: names of the stream filter (decisions §5), deduplicated; `*` alone when present. */
-export function normalizeEvents(events: readonly string[], field = 'events'): string[] {
-  if (events.length === 0) throw new ValidationError([{ field, message: 'must name at least one event type, or "*"' }]);
-  const names = [...new Set(events.map((e) => (typeof e === 'string' ? e.trim() : '')))];
-  if (names.some((n) => n === '' || n.includes(','))) throw new ValidationError([{ field, message: 'each entry must be one event type name' }]);
-  parseEventFilter(names, field);
-  return names.includes('*') ? ['*'] : names;
+/** A delivery of the event to the subscription, as planning makes one. */
+function plannedOf(subscriptionId: string, e: EventEnvelope): PlannedDelivery {
+  return { subscriptionId, mapId: e.map_id, eventId: e.id, eventType: e.type, eventAtMs: Date.parse(e.ts), body: serializeEnvelope(e) };
 }
 
 export interface WebhookServiceOptions {
+  /** How long the event log keeps events (EVENTS_RETENTION_DAYS): the oldest `since` a recover takes. */
+  eventsRetentionMs?: number;
   allowInsecureUrls: boolean;
   resolve?: Resolve;
   /** Sends the ping (the api role's own sender; the workers have theirs). */
@@ -132,7 +68,8 @@ export class WebhookService {
     private readonly deliveries = new DeliveryRepository(),
     private readonly access = new MapAccess(db),
     private readonly events = new EventLogService(db),
-    private readonly maps = new MapRefRepository(),
+    private readonly managed = new ManagedWebhookService(db, box, opts, subs, deliveries),
+    private readonly redeliveries = new RedeliveryRepository(),
   ) {}
 
   async toggle(principal: MapKeyPrincipal, mapPath: string, enabled: boolean): Promise<{ webhooks_enabled: boolean }> {
@@ -160,11 +97,11 @@ export class WebhookService {
   async create(principal: MapKeyPrincipal, mapPath: string, fields: CreateWebhookRequest): Promise<CreatedWebhookSubscriptionDto> {
     const map = await this.access.byPath(principal, mapPath);
     const events = normalizeEvents(fields.events);
-    const url = await this.checkedUrl(fields.url);
+    const url = await checkedUrl(fields.url, this.opts);
     const secret = newSecret();
     const row = await this.db.transaction(async (tx) => {
       await this.subs.bumpMap(tx, map.id);
-      const id = await this.insertNew(tx, { mapId: map.id, url, events, active: fields.active ?? true, secret, managedBy: null });
+      const id = await insertSubscription(tx, this.subs, this.box, { mapId: map.id, url, events, active: fields.active ?? true, secret, managedBy: null });
       return (await this.subs.byId(tx, map.id, id))!;
     });
     return { ...toDto(row), secret };
@@ -173,12 +110,12 @@ export class WebhookService {
   async update(principal: MapKeyPrincipal, mapPath: string, id: string, fields: UpdateWebhookRequest): Promise<WebhookSubscriptionDto> {
     const map = await this.access.byPath(principal, mapPath);
     const events = fields.events !== undefined ? normalizeEvents(fields.events) : undefined;
-    const url = fields.url !== undefined ? await this.checkedUrl(fields.url) : undefined;
+    const url = fields.url !== undefined ? await checkedUrl(fields.url, this.opts) : undefined;
     return toDto(
       await this.db.transaction(async (tx) => {
         const current = await this.editable(tx, map, id);
         await this.subs.bumpMap(tx, map.id);
-        if (url !== undefined && url !== current.url && (await this.subs.urlTaken(tx, map.id, url, current.id))) throw this.urlTaken();
+        if (url !== undefined && url !== current.url && (await this.subs.urlTaken(tx, map.id, url, current.id))) throw urlTakenError();
         await this.subs.update(tx, current.id, {
           ...(url !== undefined ? { url } : {}),
           ...(events ? { events } : {}),
@@ -222,7 +159,7 @@ export class WebhookService {
     if (q.outcome !== undefined && q.outcome !== 'success' && q.outcome !== 'failure') {
       throw new ValidationError([{ field: 'outcome', message: 'must be success or failure' }]);
     }
-    const data = await this.deliveries.attempts(this.db, sub.id, { outcome: q.outcome as 'success' | 'failure' | undefined, before: q.before, limit: q.limit });
+    const data = await this.deliveries.log.page(this.db, sub.id, { outcome: q.outcome as 'success' | 'failure' | undefined, before: q.before, limit: q.limit });
     return { data, next_before: data.length === q.limit ? data.at(-1)!.id : null };
   }
 
@@ -237,15 +174,66 @@ export class WebhookService {
     if (!matchesFilter(parseEventFilter(sub.events), event.type)) {
       throw new ConflictError('event_not_subscribed', `This subscription does not receive ${event.type} events (its events: ${sub.events.join(', ')})`);
     }
-    await this.deliveries.requeue(this.db, {
-      subscriptionId: sub.id,
-      mapId: map.id,
-      eventId: event.id,
-      eventType: event.type,
-      eventAtMs: Date.parse(event.ts),
-      body: serializeEnvelope(event),
+    await this.db.transaction(async (tx) => {
+      const known = await this.deliveries.log.sequencesOf(tx, sub.id, [event.id]);
+      await this.redeliveries.requeue(tx, sub.id, [plannedOf(sub.id, event)], { recovered: false, known });
     });
     return { event_id: event.id, event_type: event.type, subscription_id: sub.id, state: 'pending' };
+  }
+
+  /**
+   * Delivers again, in event order, every event of the map committed after `since` that the subscription
+   * receives (decisions 0011): 400 when `since` is older than the event log's retention or more than
+   * RECOVER_MAX_EVENTS match, 409 while an earlier recover still has deliveries waiting.
+   */
+  async recover(principal: MapKeyPrincipal, mapPath: string, id: string, since: Date): Promise<RecoverResultDto> {
+    const map = await this.access.byPath(principal, mapPath);
+    const sub = await this.find(this.db, map, id);
+    const oldest = new Date(Date.now() - (this.opts.eventsRetentionMs ?? DEFAULT_EVENTS_RETENTION_MS));
+    if (since.getTime() < oldest.getTime()) {
+      const at = oldest.toISOString();
+      throw new BadRequestError('recover_since_too_old', `\`since\` is older than the event log holds; the oldest time available is ${at}`, [
+        { field: 'since', message: `must be ${at} or later` },
+      ]);
+    }
+    if (!sub.active) throw new ConflictError('webhook_inactive', 'This subscription is switched off; set it active before recovering');
+    const filter = parseEventFilter(sub.events);
+    const events = await this.events.listSince(map.id, since, filter.all ? null : [...filter.types], RECOVER_MAX_EVENTS + 1);
+    if (events.length > RECOVER_MAX_EVENTS) {
+      throw new BadRequestError(
+        'recover_too_many_events',
+        `More than ${RECOVER_MAX_EVENTS} events match since ${since.toISOString()}; recover from a later time`,
+        [{ field: 'since', message: `more than ${RECOVER_MAX_EVENTS} events match` }],
+      );
+    }
+    await this.db.transaction(async (tx) => {
+      // One recover per subscription at a time: the lock orders two requests, the pending rows tell.
+      await this.redeliveries.lockRecover(tx, sub.id);
+      if (await this.redeliveries.recovering(tx, sub.id)) {
+        throw new ConflictError('recover_in_progress', 'A recover of this subscription is still delivering; try again once it is done');
+      }
+      const known = await this.deliveries.log.sequencesOf(
+        tx,
+        sub.id,
+        events.map((e) => e.id),
+      );
+      await this.redeliveries.requeue(
+        tx,
+        sub.id,
+        events.map((e) => plannedOf(sub.id, e)),
+        { recovered: true, known },
+      );
+    });
+    return { events: events.length };
+  }
+
+  /** The subscription's health over the last `window` (5m, 1h or 24h), from its attempt log. */
+  async stats(principal: MapKeyPrincipal, mapPath: string, id: string, window: string | undefined): Promise<WebhookStatsDto> {
+    const map = await this.access.byPath(principal, mapPath);
+    const seconds = STATS_WINDOWS[window ?? '1h'];
+    if (seconds === undefined) throw new ValidationError([{ field: 'window', message: `must be one of ${Object.keys(STATS_WINDOWS).join(', ')}` }]);
+    const sub = await this.find(this.db, map, id);
+    return this.deliveries.log.stats(this.db, sub.id, seconds);
   }
 
   /** Sends one signed `ping` event now and answers with the attempt's outcome (also in the attempt log). */
@@ -269,7 +257,7 @@ export class WebhookService {
       eventType: 'ping',
       attempt: 1,
     });
-    await this.deliveries.logAttempts(this.db, [
+    await this.deliveries.log.add(this.db, [
       { subscriptionId: sub.id, eventId: event.id, eventType: 'ping', attempt: 1, attemptedAt, result: r, nextAttemptAt: null },
     ]);
     return {
@@ -282,105 +270,25 @@ export class WebhookService {
     };
   }
 
-  // --- subscriptions owned by a managing resource (the Kubernetes operator) ---
+  // --- subscriptions owned by a managing resource (the Kubernetes operator; managed-webhooks.service.ts) ---
 
-  /** Creates or updates the subscription of `spec.managedBy`; `created` tells which. A dry run (DryRunDone) changes nothing. */
-  async applyManaged(spec: ManagedSubscriptionSpec, opts: { dryRun?: boolean } = {}): Promise<Applied> {
-    const events = normalizeEvents(spec.events);
-    const url = await this.checkedUrl(spec.url);
-    // A dry run refuses what applying would refuse, and changes nothing: its transaction is rolled back.
-    const done = (err: unknown) => (err instanceof DryRunDone ? err.result : Promise.reject(err));
-    return this.db
-      .transaction(async (tx) => {
-        const result = await this.applyManagedIn(tx, spec, url, events);
-        if (opts.dryRun) throw new DryRunDone(result);
-        return result;
-      })
-      .catch(done);
+  applyManaged(...args: Parameters<ManagedWebhookService['applyManaged']>): ReturnType<ManagedWebhookService['applyManaged']> {
+    return this.managed.applyManaged(...args);
   }
 
-  private async applyManagedIn(tx: Db, spec: ManagedSubscriptionSpec, url: string, events: string[]): Promise<Applied> {
-    const map = await this.maps.byReference(tx, spec.map);
-    if (!map) throw new NotFoundError(`Map not found: ${spec.map}`, 'map_not_found');
-    await this.subs.bumpMap(tx, map.id);
-    const current = await this.subs.byManagedBy(tx, spec.managedBy);
-    if (current && current.map_id !== map.id) {
-      // The resource now names another map: the old subscription goes, a new one is made.
-      await this.subs.bumpMap(tx, current.map_id);
-      await this.subs.remove(tx, current.id);
-    }
-    const keep = current && current.map_id === map.id ? current : undefined;
-    if (keep) {
-      if (url !== keep.url && (await this.subs.urlTaken(tx, map.id, url, keep.id))) throw this.urlTaken();
-      const secretChanged = this.box.decrypt(keep.secret_encrypted) !== spec.secret;
-      await this.subs.update(tx, keep.id, { url, events, active: spec.active, ...(secretChanged ? { secretEncrypted: this.box.encrypt(spec.secret) } : {}) });
-      if (!spec.active) await this.deliveries.dropPending(tx, keep.id);
-      return { subscription: toSubscription((await this.subs.byId(tx, map.id, keep.id))!), created: false };
-    }
-    const id = await this.insertNew(tx, { mapId: map.id, url, events, active: spec.active, secret: spec.secret, managedBy: spec.managedBy });
-    return { subscription: toSubscription((await this.subs.byId(tx, map.id, id))!), created: true };
+  removeManaged(managedBy: string): Promise<boolean> {
+    return this.managed.removeManaged(managedBy);
   }
 
-  /** Removes the subscription of `managedBy`; false when there was none. */
-  async removeManaged(managedBy: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const current = await this.subs.byManagedBy(tx, managedBy);
-      if (!current) return false;
-      await this.subs.bumpMap(tx, current.map_id);
-      return this.subs.remove(tx, current.id);
-    });
+  getManaged(managedBy: string): Promise<WebhookSubscription | undefined> {
+    return this.managed.getManaged(managedBy);
   }
 
-  async getManaged(managedBy: string): Promise<WebhookSubscription | undefined> {
-    const row = await this.subs.byManagedBy(this.db, managedBy);
-    return row && toSubscription(row);
-  }
-
-  /** Every managed subscription whose managed_by starts with the prefix (default: Kubernetes ones). */
-  async listManaged(prefix = 'kubernetes:'): Promise<WebhookSubscription[]> {
-    return (await this.subs.listManaged(this.db, prefix)).map(toSubscription);
+  listManaged(prefix?: string): Promise<WebhookSubscription[]> {
+    return this.managed.listManaged(prefix);
   }
 
   // --- helpers ---
-
-  private async checkedUrl(text: string): Promise<string> {
-    if (typeof text !== 'string') throw new ValidationError([{ field: 'url', message: 'must be a string' }]);
-    try {
-      const url = givenUrl(text);
-      await checkUrl(url, { allowInsecure: this.opts.allowInsecureUrls, ...(this.opts.resolve ? { resolve: this.opts.resolve } : {}) });
-      return url;
-    } catch (err) {
-      if (err instanceof UnsafeUrlError) {
-        const hint = err.insecureSettingAllows ? `; ${INSECURE_URLS_HINT}` : '';
-        throw new BadRequestError('invalid_webhook_url', `Webhook URL refused: ${err.message}${hint}`, [{ field: 'url', message: err.message }]);
-      }
-      throw err;
-    }
-  }
-
-  /** A new subscription within the map's limit (the caller holds the map's webhook version). */
-  private async insertNew(
-    tx: Db,
-    s: { mapId: string; url: string; events: string[]; active: boolean; secret: string; managedBy: string | null },
-  ): Promise<string> {
-    if ((await this.subs.count(tx, s.mapId)) >= MAX_SUBSCRIPTIONS_PER_MAP) {
-      throw new ConflictError('webhook_limit_reached', `A map has at most ${MAX_SUBSCRIPTIONS_PER_MAP} webhook subscriptions`);
-    }
-    const id = await this.subs.insert(tx, {
-      mapId: s.mapId,
-      url: s.url,
-      events: s.events,
-      active: s.active,
-      secretEncrypted: this.box.encrypt(s.secret),
-      managedBy: s.managedBy,
-    });
-    if (!id) throw this.urlTaken();
-    return id;
-  }
-
-  private urlTaken(): ConflictError {
-    return new ConflictError('webhook_url_exists', 'This map already has a webhook subscription for that URL');
-  }
 
   private async find(db: Db, map: MapRef, id: string): Promise<SubscriptionRow> {
     const row = UUID_RE.test(id) ? await this.subs.byId(db, map.id, id.toLowerCase()) : undefined;

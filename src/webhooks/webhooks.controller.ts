@@ -17,7 +17,10 @@ import type {
   DeliveryAttemptsPage,
   PingResultDto,
   QueuedDeliveryDto,
+  RecoverRequest,
+  RecoverResultDto,
   RedeliverRequest,
+  WebhookStatsDto,
   ToggleWebhooksRequest,
   UpdateWebhookRequest,
   WebhookSecretDto,
@@ -81,6 +84,11 @@ export class WebhooksController extends Controller {
    * Creates a subscription and answers it with its signing `secret`, shown this once. At most 5 per map
    * (409 `webhook_limit_reached`), one per URL (409 `webhook_url_exists`). The URL must be https and
    * every address it resolves to public.
+   * Each delivery is a POST of the event envelope with `x-service-signature`, `x-service-timestamp`,
+   * `x-service-event-id`, `x-service-event-type`, `x-service-delivery-attempt`, the Standard Webhooks
+   * headers and `webhook-sequence`: 1, 2, 3… per subscription in event order, the same on every retry,
+   * redeliver and recover of an event (docs/api.md). A 429 or 503 with `Retry-After` holds the
+   * subscription's attempts until then, at most the retry schedule's longest wait.
    * @summary Create a subscription
    * @param map_id Map UUID or slug.
    */
@@ -207,6 +215,65 @@ export class WebhooksController extends Controller {
     const data = await this.webhooks.redeliver(principalOf(req, 'map_key'), map_id, id, body.event_id);
     this.setStatus(202);
     return { data };
+  }
+
+  /**
+   * Delivers again, in event order, every event of the map committed after `since` that the subscription
+   * receives (each a fresh series of attempts, marked `recovered` in the attempt log, with the
+   * `webhook-sequence` it was first delivered with). At most 10,000 events, within the event log's
+   * retention (EVENTS_RETENTION_DAYS).
+   * @summary Recover events since a time
+   * @param map_id Map UUID or slug.
+   * @param id Subscription id.
+   */
+  @Post('{id}/recover')
+  @SuccessResponse(202, 'Queued')
+  @Response<ErrorResponse>(
+    400,
+    '`since` missing or not RFC 3339 (`validation_failed`), older than the event log holds (`recover_since_too_old`, naming the oldest time available), or more than 10,000 events match (`recover_too_many_events`)',
+    {
+      error: '`since` is older than the event log holds; the oldest time available is 2026-11-21T09:00:00.000Z',
+      code: 'recover_since_too_old',
+      details: [{ field: 'since', message: 'must be 2026-11-21T09:00:00.000Z or later' }],
+    },
+  )
+  @Response<ErrorResponse>(404, 'Unknown subscription', WEBHOOK_NOT_FOUND_EXAMPLE)
+  @Response<ErrorResponse>(
+    409,
+    'A recover of this subscription is still delivering (`recover_in_progress`), or the subscription is switched off (`webhook_inactive`)',
+    {
+      error: 'A recover of this subscription is still delivering; try again once it is done',
+      code: 'recover_in_progress',
+    },
+  )
+  public async recoverWebhookEvents(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Path() id: string,
+    @Body() body: RecoverRequest,
+  ): Promise<DataResponse<RecoverResultDto>> {
+    const data = await this.webhooks.recover(principalOf(req, 'map_key'), map_id, id, body.since);
+    this.setStatus(202);
+    return { data };
+  }
+
+  /**
+   * The subscription's health over the last 5 minutes, hour or day, from its attempt log: attempts by
+   * outcome and failure class, latency percentiles, and its latest error.
+   * @summary Delivery health
+   * @param map_id Map UUID or slug.
+   * @param id Subscription id.
+   * @param window `5m`, `1h` (default) or `24h`.
+   */
+  @Get('{id}/stats')
+  @Response<ErrorResponse>(404, 'Unknown subscription', WEBHOOK_NOT_FOUND_EXAMPLE)
+  public async getWebhookStats(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Path() id: string,
+    @Query() window?: string,
+  ): Promise<DataResponse<WebhookStatsDto>> {
+    return { data: await this.webhooks.stats(principalOf(req, 'map_key'), map_id, id, window) };
   }
 
   /**

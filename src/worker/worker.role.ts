@@ -50,6 +50,7 @@ export const workerRole: Role<WorkerHandle> = {
       log,
       metrics: webhookMetrics(core.metrics.registry, { backlog: () => deliveries.backlog(db), subscriptionsByState: () => subscriptions.countByState(db) }),
       retryWaitsMs: config.webhookRetryWaitsMs,
+      probeWaitsMs: config.webhookProbeWaitsMs,
       disableAfter: config.webhookDisableAfter,
       concurrency: config.webhookConcurrency,
       perSubscription: config.webhookConcurrencyPerSubscription,

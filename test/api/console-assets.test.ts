@@ -27,6 +27,7 @@ describe('event console scripts', () => {
       '/console/assets/live-map-style.js',
       '/console/assets/live-map.js',
       '/console/assets/console.js',
+      '/console/assets/webhooks.js',
     ]);
     // Nothing from elsewhere: no absolute URL in any src or href.
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);

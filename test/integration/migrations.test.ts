@@ -38,6 +38,8 @@ describe('migrations', () => {
       'webhook_attempts',
       'webhook_deliveries',
       'webhook_map_state',
+      'webhook_notices',
+      'webhook_queue_state',
       'webhook_subscriptions',
     ]);
   });
@@ -78,7 +80,7 @@ describe('migrations', () => {
       'https://done.example.com/x',
     ])
       await insert(url);
-    expect(await migrate(db.orm)).toEqual(['Migration20261126090000_webhook_url_spelling']);
+    expect((await migrate(db.orm))[0]).toBe('Migration20261126090000_webhook_url_spelling');
     const urls = await conn.execute<{ url: string }[]>(`select url from webhook_subscriptions where map_id = ? order by inserted_at`, [map!.id]);
     expect(urls.map((u) => u.url)).toEqual([
       'https://hooks.example.com/A?b=1',

@@ -12,6 +12,7 @@ import { makeMap } from '../support/factories.js';
 import { metricSum, scrape } from '../support/metrics.js';
 import { openStream } from '../support/sse.js';
 import { waitFor } from '../support/wait.js';
+import { madeUpEventsOf } from '../support/event-catalog.js';
 import type { StreamHandle } from '../../src/stream/stream.role.js';
 
 const EVENTS = 6000;
@@ -35,7 +36,9 @@ beforeAll(async () => {
   const m = await makeMap(t.platform);
   key = m.key;
   slug = m.map.slug;
-  // About 2 KB each, written straight to the outbox; the relay gives them their ids.
+  // About 2 KB each, written straight to the outbox; the relay gives them their ids. Made up (not a
+  // kill's payload): not held to the event catalog.
+  madeUpEventsOf(m.map.id);
   const conn = t.platform.orm.em.fork().getConnection();
   await conn.execute(
     `insert into map_events (map_id, type, payload)

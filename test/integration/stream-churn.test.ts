@@ -26,6 +26,7 @@ import { freePort, OwnRedis } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { connectRedis, type Redis } from '../../src/core/redis.js';
+import { madeUpEventsOf } from '../support/event-catalog.js';
 import { createLogger } from '../../src/log.js';
 
 const CHURN_MS = Number(process.env.STREAM_CHURN_SECONDS ?? 30) * 1000;
@@ -99,7 +100,9 @@ beforeAll(async () => {
   mapId = m.map.id;
   keys.push(m.key);
   for (let i = 0; i < 29; i++) keys.push((await t.platform.admin.issueKey(slug, { character_eve_id: m.ownerEveId })).api_key);
-  // A history to resume from: about 2 MB, more than a socket's buffers take.
+  // A history to resume from: about 2 MB, more than a socket's buffers take. Made up (not a kill's
+  // payload): not held to the event catalog.
+  madeUpEventsOf(mapId);
   const conn = t.platform.orm.em.fork().getConnection();
   await conn.execute(
     `insert into map_events (map_id, type, payload)

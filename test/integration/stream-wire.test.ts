@@ -11,6 +11,7 @@ import { monotonicFactory } from 'ulid';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeMap } from '../support/factories.js';
 import { openStream, type Frame } from '../support/sse.js';
+import { madeUpEvent } from '../support/event-catalog.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
 
 let t: TestServer;
@@ -31,8 +32,9 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** A made-up event (its payload is not a kill's: not held to the event catalog). */
 function envelope(payload: Record<string, unknown> = {}): EventEnvelope {
-  return { id: nextId(), type: 'map_kill', map_id: mapId, ts: new Date().toISOString(), payload } as EventEnvelope;
+  return madeUpEvent({ id: nextId(), type: 'map_kill', map_id: mapId, ts: new Date().toISOString(), payload } as EventEnvelope);
 }
 
 /** Publishes events in one call, as the relay does: the stream process's tail reads them as one run. */

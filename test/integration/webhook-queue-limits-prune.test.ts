@@ -156,7 +156,7 @@ describe('webhook delivery queue', () => {
     ]);
     await db.run(`update webhook_deliveries set state = 'delivered', finished_at = now() - interval '8 days' where id = ?`, [oldDelivery!.id]);
     const result = { ok: true, status: 200, durationMs: 5, errorClass: null, error: null, gone: false };
-    await repo.logAttempts(db, [
+    await repo.log.add(db, [
       {
         subscriptionId: ids[0]!,
         eventId: 'E1',

@@ -131,6 +131,9 @@ describe('webhook delivery queue', () => {
       event_at_ms: expect.any(Number),
       body: '{}',
       attempts: 1,
+      // The fourth row planned for its subscription.
+      sequence: 4,
+      recovered: false,
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/q\d+$/),
       secret_encrypted: expect.stringMatching(/^v1\./),
     });

@@ -16,6 +16,10 @@ import { createLogger } from '../../src/log.js';
 import type { Role } from '../../src/roles/role.js';
 
 import { deleteRedisPrefix, dropSchema, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './db.js';
+import { checkEnvelope } from './event-catalog.js';
+
+/** GET /api/maps/{map_id}/events (the event log), whose pages are checked against the event catalog. */
+const EVENT_LOG_PATH = /^\/api\/maps\/[^/?]+\/events(\?|$)/;
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -110,11 +114,17 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         .map((l) => JSON.parse(l) as Record<string, unknown>);
     },
     rawLogs: () => chunks.join(''),
-    fetch(path, init = {}) {
+    async fetch(path, init = {}) {
       const { token, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
-      return fetch(`${url}${path}`, { ...rest, headers });
+      const res = await fetch(`${url}${path}`, { ...rest, headers });
+      // Event log pages are checked against the event catalog (event-catalog.ts).
+      if (EVENT_LOG_PATH.test(path) && res.ok) {
+        const page = (await res.clone().json()) as { data?: unknown[] };
+        for (const e of page.data ?? []) checkEnvelope(e, `event log ${path}`);
+      }
+      return res;
     },
     async close() {
       await server.shutdown();

@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { verify } from '../../src/webhooks/signer.js';
+import { checkEnvelopeText } from './event-catalog.js';
 
 export interface Received {
   at: number;
@@ -90,6 +91,7 @@ export async function startReceiver(
       const sig = req.headers['x-service-signature'] as string | undefined;
       const ts = req.headers['x-service-timestamp'] as string | undefined;
       const verified = r.secrets.some((s) => verify(s, sig, ts, body));
+      checkEnvelopeText(body, `webhook body at ${req.url ?? '/'}`);
       const count = received.length + 1;
       const reply: Reply = verified ? r.reply({ body, headers: req.headers, count }) : { status: 401 };
       const status = reply.status ?? 200;

@@ -1,4 +1,9 @@
-/** A minimal SSE reader over fetch for tests: frames as they arrive, parsed field by field. */
+/**
+ * A minimal SSE reader over fetch for tests: frames as they arrive, parsed field by field. Event frames
+ * (an `id:` and no `event:` line) are checked against the event catalog (event-catalog.ts).
+ */
+import { checkEnvelopeText } from './event-catalog.js';
+
 export interface Frame {
   event?: string;
   id?: string;
@@ -46,6 +51,7 @@ export async function openStream(url: string, init: RequestInit = {}): Promise<S
               (f as Record<string, string>)[k] = v;
             }
           }
+          if (f.id !== undefined && f.event === undefined) checkEnvelopeText(f.data, `stream frame ${f.id}`);
           frames.push(f);
         }
       }

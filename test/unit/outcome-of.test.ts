@@ -13,6 +13,8 @@ const D: ClaimedDelivery = {
   event_at_ms: 0,
   body: '{}',
   attempts: 0,
+  sequence: 7,
+  recovered: false,
   url: 'https://example.com/hook',
   secret_encrypted: 'x',
 };
@@ -40,7 +42,7 @@ describe('outcomeOf', () => {
     });
   });
 
-  it('schedules the next attempt after the schedule wait (up to a fifth more), or the receiver Retry-After when it is longer', () => {
+  it('schedules the next attempt after the schedule wait (up to a fifth more), or the receiver Retry-After when it is longer, at most the longest wait', () => {
     const first = outcomeOf(D, 1, result({ status: 500, error: 'HTTP 500' }), WAITS, NOW);
     expect(first).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 500, lastError: 'HTTP 500' });
     expect(first.nextAttemptAtMs).toBeGreaterThanOrEqual(NOW + 1_000);
@@ -49,9 +51,14 @@ describe('outcomeOf', () => {
     expect(second).toMatchObject({ state: 'pending', attempts: 2, lastStatus: null });
     expect(second.nextAttemptAtMs).toBeGreaterThanOrEqual(NOW + 5_000);
     expect(second.nextAttemptAtMs).toBeLessThanOrEqual(NOW + 6_000);
-    expect(outcomeOf(D, 1, result({ status: 429, error: 'HTTP 429', retryAfterMs: 30_000 }), WAITS, NOW)).toMatchObject({
+    expect(outcomeOf(D, 1, result({ status: 429, error: 'HTTP 429', retryAfterMs: 3_000 }), WAITS, NOW)).toMatchObject({
       state: 'pending',
-      nextAttemptAtMs: NOW + 30_000,
+      nextAttemptAtMs: NOW + 3_000,
+    });
+    // The schedule's longest wait (5 s here) caps what a receiver may ask for.
+    expect(outcomeOf(D, 1, result({ status: 503, error: 'HTTP 503', retryAfterMs: 30_000 }), WAITS, NOW)).toMatchObject({
+      state: 'pending',
+      nextAttemptAtMs: NOW + 5_000,
     });
   });
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { signature, signingHeaders, standardSignature, standardWebhooksKey, verify } from '../../src/webhooks/signer.js';
-import { DEFAULT_RETRY_WAITS_MS, nextWaitMs } from '../../src/webhooks/retry-schedule.js';
-import { parseRetryAfter, RETRY_AFTER_MAX_MS } from '../../src/webhooks/retry-after.js';
+import { DEFAULT_RETRY_WAITS_MS, longestWaitMs, nextWaitMs } from '../../src/webhooks/retry-schedule.js';
+import { parseRetryAfter } from '../../src/webhooks/retry-after.js';
 import { checkUrl, checkUrlShape, isPublicAddress, pinnedLookup, UnsafeUrlError, type Resolve } from '../../src/webhooks/url-guard.js';
 /** The one refusal of a non-public or unresolved host (it names neither the address nor the outcome). */
 const UNIFORM_REFUSAL = 'must name a host that resolves to public addresses only';
@@ -69,25 +69,40 @@ describe('retry schedule', () => {
     expect(nextWaitMs(3, { random: () => 0.999 })).toBe(35_994);
   });
 
-  it('honours Retry-After (seconds or a date), clamped to an hour, never earlier than the schedule', () => {
+  it("honours Retry-After (seconds or a date), capped by the schedule's longest wait, never earlier than the schedule", () => {
     expect(nextWaitMs(1, { random: () => 0, retryAfterMs: 120_000 })).toBe(120_000);
-    expect(nextWaitMs(1, { random: () => 0, retryAfterMs: 10 * 3_600_000 })).toBe(3_600_000);
+    expect(nextWaitMs(1, { random: () => 0, retryAfterMs: 10 * 3_600_000 })).toBe(21_600_000);
+    expect(nextWaitMs(1, { random: () => 0, retryAfterMs: 2 * 3_600_000 })).toBe(7_200_000);
+    expect(nextWaitMs(1, { waits: [1_000, 60_000], random: () => 0, retryAfterMs: 3_600_000 })).toBe(60_000);
     expect(nextWaitMs(4, { random: () => 0, retryAfterMs: 1_000 })).toBe(120_000);
+    expect(longestWaitMs()).toBe(21_600_000);
     expect(parseRetryAfter('120')).toBe(120_000);
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:01:00 GMT', Date.parse('2026-01-01T00:00:00Z'))).toBe(60_000);
     expect(parseRetryAfter('soon')).toBeUndefined();
   });
 
   it('clamps a Retry-After too large to read to the longest wait, like any other past it', () => {
-    expect(parseRetryAfter('999999')).toBe(RETRY_AFTER_MAX_MS);
-    expect(parseRetryAfter('99999999999999999999')).toBe(RETRY_AFTER_MAX_MS);
-    expect(parseRetryAfter(' 9'.padEnd(400, '9'))).toBe(RETRY_AFTER_MAX_MS);
-    expect(parseRetryAfter('3600')).toBe(3_600_000);
-    expect(parseRetryAfter('0')).toBe(0);
-    expect(parseRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', Date.parse('2026-01-01T00:00:00Z'))).toBe(RETRY_AFTER_MAX_MS);
-    // What the worker does with it: the next attempt an hour later, not the schedule's seconds.
-    expect(nextWaitMs(1, { random: () => 0, retryAfterMs: parseRetryAfter('99999999999999999999') })).toBe(3_600_000);
+    const cap = longestWaitMs();
+    expect(parseRetryAfter('999999', 0, cap)).toBe(cap);
+    expect(parseRetryAfter('99999999999999999999', 0, cap)).toBe(cap);
+    expect(parseRetryAfter(' 9'.padEnd(400, '9'), 0, cap)).toBe(cap);
+    expect(parseRetryAfter('3600', 0, cap)).toBe(3_600_000);
+    expect(parseRetryAfter('0', 0, cap)).toBe(0);
+    expect(parseRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', Date.parse('2026-01-01T00:00:00Z'), cap)).toBe(cap);
+    // What the worker does with it: the next attempt at the cap, not the schedule's seconds.
+    expect(nextWaitMs(1, { random: () => 0, retryAfterMs: parseRetryAfter('99999999999999999999', 0, cap) })).toBe(cap);
     for (const bad of ['12abc', '', 'later']) expect(parseRetryAfter(bad), bad).toBeUndefined();
+  });
+
+  it('reads a Retry-After too large to represent, or past the cap, as the cap; a past date as no wait', () => {
+    const cap = longestWaitMs();
+    expect(parseRetryAfter('99999999999999999999999999', 0, cap)).toBe(cap);
+    expect(parseRetryAfter('9'.repeat(400), 0, cap)).toBe(cap);
+    expect(parseRetryAfter('86400', 0, cap)).toBe(cap);
+    expect(parseRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', Date.parse('2026-01-01T00:00:00Z'), cap)).toBe(cap);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:00 GMT', Date.parse('2026-01-02T00:00:00Z'), cap)).toBe(0);
+    expect(parseRetryAfter(' 30 ', 0, cap)).toBe(30_000);
+    expect(parseRetryAfter('-5', 0, cap)).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-/** Hostile-input table entries: the map's event log and its webhook management. */
+/** Hostile-input table entries: the map's event log, the event catalog and webhook management. */
 import { mapPath, type Endpoint } from './table.js';
 
 export const EVENT_AND_WEBHOOK_ROUTES: Endpoint[] = [
@@ -48,4 +48,20 @@ export const EVENT_AND_WEBHOOK_ROUTES: Endpoint[] = [
     body: (c) => ({ event_id: c.eventId }),
   },
   { method: 'POST', route: '/api/maps/:map_id/webhooks/:id/ping', token: 'map', params: (c) => ({ map_id: c.mapId, id: c.webhookId }) },
+  {
+    method: 'POST',
+    route: '/api/maps/:map_id/webhooks/:id/recover',
+    token: 'map',
+    params: (c) => ({ map_id: c.mapId, id: c.webhookId }),
+    // A time to come: a valid recover that matches no event, so it never leaves one running.
+    body: () => ({ since: '2999-01-01T00:00:00Z' }),
+  },
+  {
+    method: 'GET',
+    route: '/api/maps/:map_id/webhooks/:id/stats',
+    token: 'map',
+    params: (c) => ({ map_id: c.mapId, id: c.webhookId }),
+    query: () => ({ window: '24h' }),
+  },
+  { method: 'GET', route: '/api/events/catalog', token: 'none' },
 ];

@@ -607,6 +607,11 @@ export interface paths {
          * @description Creates a subscription and answers it with its signing `secret`, shown this once. At most 5 per map
          *     (409 `webhook_limit_reached`), one per URL (409 `webhook_url_exists`). The URL must be https and
          *     every address it resolves to public.
+         *     Each delivery is a POST of the event envelope with `x-service-signature`, `x-service-timestamp`,
+         *     `x-service-event-id`, `x-service-event-type`, `x-service-delivery-attempt`, the Standard Webhooks
+         *     headers and `webhook-sequence`: 1, 2, 3… per subscription in event order, the same on every retry,
+         *     redeliver and recover of an event (docs/api.md). A 429 or 503 with `Retry-After` holds the
+         *     subscription's attempts until then, at most the retry schedule's longest wait.
          */
         post: operations["CreateWebhook"];
         delete?: never;
@@ -705,6 +710,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/maps/{map_id}/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recover events since a time
+         * @description Delivers again, in event order, every event of the map committed after `since` that the subscription
+         *     receives (each a fresh series of attempts, marked `recovered` in the attempt log, with the
+         *     `webhook-sequence` it was first delivered with). At most 10,000 events, within the event log's
+         *     retention (EVENTS_RETENTION_DAYS).
+         */
+        post: operations["RecoverWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/{map_id}/webhooks/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery health
+         * @description The subscription's health over the last 5 minutes, hour or day, from its attempt log: attempts by
+         *     outcome and failure class, latency percentiles, and its latest error.
+         */
+        get: operations["GetWebhookStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/maps/{map_id}/webhooks/{id}/ping": {
         parameters: {
             query?: never;
@@ -740,6 +789,29 @@ export interface paths {
          *     kept EVENTS_RETENTION_DAYS days.
          */
         get: operations["ListEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Event catalog
+         * @description Every event type the platform emits, on the stream, in the event log and to webhooks (map event
+         *     types in the order of the spec, then `ping`, sent only to webhooks), each with a JSON Schema
+         *     (2020-12) of its `payload`. Every event carries the same envelope: `{"id", "type", "map_id", "ts",
+         *     "payload"}`. Needs no token.
+         */
+        get: operations["GetEventCatalog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1997,6 +2069,13 @@ export interface components {
             error: string | null;
             /** @description When the next attempt is due, or null (delivered, exhausted, or dropped). */
             next_attempt_at: string | null;
+            /**
+             * Format: int32
+             * @description The `webhook-sequence` the attempt carried; null for a ping (and for deliveries older than sequence numbers).
+             */
+            sequence: number | null;
+            /** @description The attempt belongs to a delivery made again by a recover. */
+            recovered: boolean;
         };
         DeliveryAttemptsPage: {
             data: components["schemas"]["DeliveryAttemptDto"][];
@@ -2023,6 +2102,62 @@ export interface components {
         RedeliverRequest: {
             /** @description Id of an event of this map (within the event log's retention). */
             event_id: string;
+        };
+        /** @description What a recover queued. */
+        RecoverResultDto: {
+            /**
+             * Format: int32
+             * @description Events queued for delivery, in event order.
+             */
+            events: number;
+        };
+        DataResponse_RecoverResultDto_: {
+            data: components["schemas"]["RecoverResultDto"];
+        };
+        RecoverRequest: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 time: every event of the map committed after it that the subscription receives is delivered again.
+             */
+            since: string;
+        };
+        /** @description Construct a type with a set of properties K of type T */
+        "Record_string.number_": {
+            [key: string]: number;
+        };
+        /** @description Latency percentiles of the attempts in the window (ms), null without attempts. */
+        WebhookLatencyDto: {
+            /** Format: int32 */
+            p50: number | null;
+            /** Format: int32 */
+            p99: number | null;
+        };
+        /** @description A subscription's health over a window, from its attempt log. */
+        WebhookStatsDto: {
+            /**
+             * Format: int32
+             * @description The window: 300, 3600 or 86400.
+             */
+            window_seconds: number;
+            /**
+             * Format: int32
+             * @description Attempts made in the window (deliveries, retries and pings).
+             */
+            attempts: number;
+            /** Format: int32 */
+            succeeded: number;
+            /** Format: int32 */
+            failed: number;
+            /** @description Failed attempts by class (`timeout`, `connect`, `tls`, `dns`, `refused_url`, `http_4xx`, `http_5xx`, `http_410`, `http_other`); classes without failures are absent. */
+            failed_by_class: components["schemas"]["Record_string.number_"];
+            latency_ms: components["schemas"]["WebhookLatencyDto"];
+            /** @description The error of the newest failed attempt in the attempt log (not only the window), or null. */
+            last_error: string | null;
+            /** @description When that attempt was made, ISO 8601 UTC, milliseconds; null without one. */
+            last_error_at: string | null;
+        };
+        DataResponse_WebhookStatsDto_: {
+            data: components["schemas"]["WebhookStatsDto"];
         };
         /** @description The answer of a ping: the one attempt made, synchronously. */
         PingResultDto: {
@@ -2061,6 +2196,17 @@ export interface components {
             data: components["schemas"]["EventEnvelope"][];
             /** @description Pass as `after` to read on; null when this page was the end of the log. */
             next_after: string | null;
+        };
+        /** @description One event type of the catalog. */
+        EventTypeDto: {
+            /** @description The envelope's `type`. */
+            type: string;
+            description: string;
+            /** @description JSON Schema (2020-12) of the envelope's `payload` for this type. */
+            schema: components["schemas"]["Record_string.unknown_"];
+        };
+        EventCatalogResponse: {
+            data: components["schemas"]["EventTypeDto"][];
         };
         "DataResponse_CharacterDto-Array_": {
             data: components["schemas"]["CharacterDto"][];
@@ -5733,6 +5879,180 @@ export interface operations {
             };
         };
     };
+    RecoverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+                /** @description Subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_RecoverResultDto_"];
+                };
+            };
+            /** @description `since` missing or not RFC 3339 (`validation_failed`), older than the event log holds (`recover_since_too_old`, naming the oldest time available), or more than 10,000 events match (`recover_too_many_events`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Webhooks are switched off on this server */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown subscription */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A recover of this subscription is still delivering (`recover_in_progress`), or the subscription is switched off (`webhook_inactive`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    GetWebhookStats: {
+        parameters: {
+            query?: {
+                /** @description `5m`, `1h` (default) or `24h`. */
+                window?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+                /** @description Subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_WebhookStatsDto_"];
+                };
+            };
+            /** @description Invalid body, URL or event type (`validation_failed`, `invalid_webhook_url`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Webhooks are switched off on this server */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown subscription */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     PingWebhook: {
         parameters: {
             query?: never;
@@ -5866,6 +6186,35 @@ export interface operations {
                 };
             };
             /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    GetEventCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventCatalogResponse"];
+                };
+            };
+            /** @description Rate limit exceeded, per client address (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
