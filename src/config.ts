@@ -16,6 +16,8 @@ export interface Config {
   opsHost: string;
   publicBaseUrl: string;
   databaseUrl: string | undefined;
+  /** A session connection for LISTEN and advisory locks when DATABASE_URL is a transaction pooler. */
+  databaseSessionUrl: string | undefined;
   databasePoolMax: number;
   /** Connections kept open while idle (never above databasePoolMax). */
   databasePoolMin: number;
@@ -152,6 +154,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const databaseSessionUrl = optional('DATABASE_SESSION_URL');
+  if (databaseSessionUrl && !/^postgres(ql)?:\/\//.test(databaseSessionUrl)) {
+    problems.push('DATABASE_SESSION_URL must start with postgres:// or postgresql://');
+  } else if (databaseSessionUrl && !databaseUrl) {
+    problems.push('DATABASE_SESSION_URL needs DATABASE_URL (it is the session beside a pooled DATABASE_URL)');
+  }
   const redisUrl = optional('REDIS_URL');
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
   const schema = raw('DATABASE_SCHEMA');
@@ -177,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     opsHost: raw('OPS_HOST'),
     publicBaseUrl: optional('PUBLIC_BASE_URL') ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`,
     databaseUrl,
+    databaseSessionUrl,
     databasePoolMax: poolMax,
     databasePoolMin: Math.min(int('DATABASE_POOL_MIN', 0, 1000), poolMax),
     databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 100, 600_000),

@@ -24,6 +24,13 @@ export interface DatabaseTimeouts {
   idleInTransactionTimeoutMs: number;
   /** Not a timeout, but a setting of every connection alike: registered statements run as named prepared statements (default false). */
   preparedStatements?: boolean;
+  /**
+   * The connection goes through a pooler in transaction mode (DATABASE_SESSION_URL is set): it sends
+   * no startup parameters (PgBouncer refuses `options`, or drops it with ignore_startup_parameters, and
+   * a `SET` would leak onto other clients' server connections); the role or database carries them
+   * instead, checked at start (server-settings.ts).
+   */
+  transactionPooler?: boolean;
 }
 
 export function databaseTimeouts(config: Config): DatabaseTimeouts {
@@ -33,7 +40,13 @@ export function databaseTimeouts(config: Config): DatabaseTimeouts {
     lockTimeoutMs: config.databaseLockTimeoutMs,
     idleInTransactionTimeoutMs: config.databaseIdleInTransactionTimeoutMs,
     preparedStatements: config.databasePreparedStatements,
+    transactionPooler: config.databaseSessionUrl !== undefined,
   };
+}
+
+/** The same settings for a session connection (DATABASE_SESSION_URL, or DATABASE_URL without a pooler). */
+export function sessionTimeouts(t: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS): DatabaseTimeouts {
+  return { ...t, transactionPooler: false };
 }
 
 /** The documented defaults (SETTINGS), for callers built without a Config (tests, tools). */
@@ -96,7 +109,7 @@ export function pgConnectionOptions(
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
     connectionTimeoutMillis: timeouts.connectTimeoutMs,
-    options: serverOptions(timeouts, baseOptions),
+    options: timeouts.transactionPooler ? undefined : serverOptions(timeouts, baseOptions),
     queryDeadlineMs: timeouts.queryTimeoutMs,
     // A goodbye that takes longer than connecting may take is not coming.
     closeGraceMs: timeouts.connectTimeoutMs,

@@ -6,7 +6,7 @@ import type { EventPublisher } from './transport/types.js';
 import { NOTIFY_CHANNEL } from './outbox.js';
 import { Alarm } from './alarm.js';
 import type { EventType } from './catalog.js';
-import { DeadlineClient, pgConnectionOptions, type DatabaseTimeouts } from '../db/pg-options.js';
+import { DeadlineClient, pgConnectionOptions, sessionTimeouts, type DatabaseTimeouts } from '../db/pg-options.js';
 import { PublicationCursors } from './relay-cursors.js';
 import { isSessionError, poolOptions, pruneEvents, searchPath } from './relay-sql.js';
 
@@ -15,6 +15,12 @@ import { prepared } from '../db/prepared.js';
 
 export interface RelayOptions {
   databaseUrl: string;
+  /**
+   * Where the session goes (LISTEN and the partition locks live as long as their connection): a direct
+   * connection or a pooler in session mode when `databaseUrl` is a pooler in transaction mode
+   * (DATABASE_SESSION_URL); `databaseUrl` when left out.
+   */
+  sessionUrl?: string;
   /** search_path schema (tests isolate by schema). */
   schema: string;
   /** Connect and query deadlines of its connections; the documented defaults when left out. */
@@ -186,7 +192,10 @@ export class EventRelay {
   private async ensureSession(): Promise<void> {
     if (!this.session) {
       // Idle by design: keepalive notices a vanished peer; only its own queries have a deadline.
-      const client = new DeadlineClient({ connectionString: this.opts.databaseUrl, ...pgConnectionOptions(this.opts.timeouts, searchPath(this.opts.schema)) });
+      const client = new DeadlineClient({
+        connectionString: this.opts.sessionUrl ?? this.opts.databaseUrl,
+        ...pgConnectionOptions(sessionTimeouts(this.opts.timeouts), searchPath(this.opts.schema)),
+      });
       client.on('error', (err) => {
         this.connectionProblem(err, 'relay session lost');
         if (this.session === client) {

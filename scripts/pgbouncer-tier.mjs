@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// The pgbouncer tier (make test-pgbouncer): the event, stream and webhook suites with every process's
+// DATABASE_URL through PgBouncer in transaction mode and DATABASE_SESSION_URL straight to PostgreSQL
+// (test/support/db.ts), plus test/pgbouncer/ (what the service refuses and why). PgBouncer runs on a
+// free loopback port for the length of the run.
+import { spawnSync } from 'node:child_process';
+import { pgbouncerInstalled, startPgbouncer } from './pgbouncer.mjs';
+
+if (!pgbouncerInstalled()) {
+  console.error('pgbouncer is missing (apt-get install pgbouncer)');
+  process.exit(1);
+}
+const target = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const bouncer = await startPgbouncer(target);
+console.log(`PgBouncer (transaction mode) on ${bouncer.url}`);
+let status;
+try {
+  const run = spawnSync('node', ['scripts/run-tests.mjs', '--tier', 'pgbouncer', '--project', 'pgbouncer', ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, TEST_PGBOUNCER_URL: bouncer.url },
+  });
+  status = run.status ?? 1;
+} finally {
+  await bouncer.stop();
+}
+process.exit(status);
