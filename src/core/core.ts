@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { addLogSecrets, createLogger, urlPassword, type Logger } from '../log.js';
 import { createMetrics, type Metrics } from '../metrics.js';
@@ -75,7 +76,7 @@ export async function buildCore(config: Config, opts: CoreOptions): Promise<Core
     }
     let redis: RedisConnections | undefined;
     if (config.redisUrl && opts.redis !== false) {
-      redis = await RedisConnections.connect(config.redisUrl, log);
+      redis = await RedisConnections.connect(config.redisUrl, log, config.redisCaFile ? readFileSync(config.redisCaFile, 'utf8') : undefined);
       closers.push(() => redis!.close());
     }
     const outbox = new Outbox(db.orm);

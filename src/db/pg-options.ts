@@ -10,7 +10,9 @@
  *   the caller gets an error at once and the pool replaces the connection instead of reusing it.
  */
 import pg from 'pg';
-import { loadConfig, type Config } from '../config.js';
+import { readFileSync } from 'node:fs';
+import type { ConnectionOptions } from 'node:tls';
+import { loadConfig, type Config, type DatabaseSslMode } from '../config.js';
 import { preparedName } from './prepared.js';
 
 export interface DatabaseTimeouts {
@@ -31,6 +33,20 @@ export interface DatabaseTimeouts {
    * instead, checked at start (server-settings.ts).
    */
   transactionPooler?: boolean;
+  /** DATABASE_SSL_MODE and the PEM text of DATABASE_CA_FILE; undefined: as the URL says. */
+  tls?: { mode: DatabaseSslMode; ca?: string };
+}
+
+/**
+ * node-postgres's `ssl` for a libpq sslmode. As libpq: `require` with a CA file verifies the chain
+ * (like verify-ca), without one it only encrypts; verify-ca checks the chain and not the host name.
+ */
+export function pgSsl(tls: NonNullable<DatabaseTimeouts['tls']>): false | ConnectionOptions {
+  if (tls.mode === 'disable') return false;
+  const ca = tls.ca !== undefined ? { ca: tls.ca } : {};
+  if (tls.mode === 'require' && tls.ca === undefined) return { rejectUnauthorized: false };
+  if (tls.mode === 'verify-full') return { ...ca, rejectUnauthorized: true };
+  return { ...ca, rejectUnauthorized: true, checkServerIdentity: () => undefined };
 }
 
 export function databaseTimeouts(config: Config): DatabaseTimeouts {
@@ -41,6 +57,9 @@ export function databaseTimeouts(config: Config): DatabaseTimeouts {
     idleInTransactionTimeoutMs: config.databaseIdleInTransactionTimeoutMs,
     preparedStatements: config.databasePreparedStatements,
     transactionPooler: config.databaseSessionUrl !== undefined,
+    tls: config.databaseSslMode
+      ? { mode: config.databaseSslMode, ...(config.databaseCaFile ? { ca: readFileSync(config.databaseCaFile, 'utf8') } : {}) }
+      : undefined,
   };
 }
 
@@ -114,6 +133,7 @@ export function pgConnectionOptions(
     // A goodbye that takes longer than connecting may take is not coming.
     closeGraceMs: timeouts.connectTimeoutMs,
     preparedStatements: timeouts.preparedStatements,
+    ...(timeouts.tls ? { ssl: pgSsl(timeouts.tls) } : {}),
   };
 }
 

@@ -63,6 +63,9 @@ export async function prepareTestDatabase(schema: string): Promise<void> {
   await direct(async (c) => {
     const found = await c.query('select 1 from pg_database where datname = $1', [schema]);
     if (!found.rowCount) await c.query(`CREATE DATABASE "${schema}"`);
+    // The tier drops what a failed file left behind by this mark (scripts/pgbouncer-tier.mjs).
+    const tag = process.env.TEST_PGBOUNCER_TAG;
+    if (tag) await c.query(`COMMENT ON DATABASE "${schema}" IS '${tag.replace(/'/g, "''")}'`);
     await c.query(`ALTER DATABASE "${schema}" SET search_path = "${schema}", public`);
     await c.query(`ALTER DATABASE "${schema}" SET statement_timeout = '${statementTimeoutMs(t.queryTimeoutMs)}ms'`);
     await c.query(`ALTER DATABASE "${schema}" SET lock_timeout = '${t.lockTimeoutMs}ms'`);
