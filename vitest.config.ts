@@ -35,6 +35,8 @@ export default defineConfig({
             'test/api/webhooks.test.ts',
             'test/api/events-log.test.ts',
           ],
+          // One file at a time: every file's database gets pooled server connections of its own.
+          fileParallelism: false,
           sequence: { groupOrder: 3 },
         },
       },

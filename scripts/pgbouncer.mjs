@@ -58,11 +58,12 @@ export async function startPgbouncer(target = 'postgres://postgres@127.0.0.1:543
       auth_file: path.join(dir, 'users.txt'),
       pool_mode: 'transaction',
       max_client_conn: 2000,
-      // The machine's PostgreSQL is shared: every database's pool together stays within a few dozen
-      // server connections, and an idle one closes after seconds (not PgBouncer's 10 minutes).
-      default_pool_size: 6,
-      max_user_connections: 30,
-      server_idle_timeout: 3,
+      // The machine's PostgreSQL is shared: a few server connections per test database (one file's),
+      // closed after seconds idle (not PgBouncer's 10 minutes).
+      default_pool_size: 8,
+      server_idle_timeout: 5,
+      // A failed server login (a test database dropped meanwhile) is retried after 1 s, not 15.
+      server_login_retry: 1,
       server_reset_query: '',
       ignore_startup_parameters: 'extra_float_digits',
       ...extra,

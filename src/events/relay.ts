@@ -78,6 +78,8 @@ export class EventRelay {
   /** Where each map's publication cursor is moved, on a connection of its own (relay-cursors.ts). */
   private readonly cursors: PublicationCursors;
   private session: pg.Client | undefined;
+  /** The session's backend pid: the fence of each id assignment (see assign). */
+  private sessionPid: number | undefined;
   private readonly held = new Set<number>();
   private readonly lastIds = new Map<string, string>();
   /** Partitions whose next pass starts by publishing what lies behind the cursors (taken, or after a failure). */
@@ -206,6 +208,7 @@ export class EventRelay {
       client.on('notification', () => this.poke());
       await client.connect();
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      this.sessionPid = Number(((await client.query('select pg_backend_pid() as pid')) as pg.QueryResult<{ pid: number }>).rows[0]!.pid);
       this.session = client;
     }
     for (let p = 0; p < this.opts.partitions; p++) {
@@ -293,10 +296,15 @@ export class EventRelay {
         this.lastIds.set(row.map_id, id);
         assigned.push({ map_id: row.map_id, event_id: id, type: row.type, payload: row.payload, created_ms: row.created_ms });
       }
+      // Fenced by the partition lock: the update assigns nothing unless this relay's session still holds
+      // it when the statement runs. A relay that died (or lost its session) while its update was on the
+      // way, queued in a pooler say, must not commit ids after its successor read what was unassigned.
       const updated = await this.pool.query<{ seq: string }>(
         prepared(`update map_events e set event_id = v.id from (select unnest($1::bigint[]) as seq, unnest($2::text[]) as id) v
-         where e.seq = v.seq and e.event_id is null returning e.seq`),
-        [rows.map((r) => r.seq), assigned.map((r) => r.event_id)],
+         where e.seq = v.seq and e.event_id is null
+           and exists (select 1 from pg_locks l where l.locktype = 'advisory' and l.pid = $3 and l.objid = $4::oid and l.objsubid = 2 and l.granted)
+         returning e.seq`),
+        [rows.map((r) => r.seq), assigned.map((r) => r.event_id), this.sessionPid ?? -1, p],
       );
       if (updated.rows.length === rows.length) return assigned;
       // Another relay assigned some of these meanwhile: publish only ours, and read the last ids afresh.

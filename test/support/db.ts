@@ -37,11 +37,24 @@ function withDatabase(url: string, database: string): string {
 /** DATABASE_URL, DATABASE_SESSION_URL (through a pooler) and DATABASE_SCHEMA of a test's schema, for a process's environment. */
 export function testDatabaseEnv(schema: string): Record<string, string> {
   if (!TEST_PGBOUNCER_URL) return { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
-  return { DATABASE_URL: withDatabase(TEST_PGBOUNCER_URL, schema), DATABASE_SESSION_URL: withDatabase(TEST_DATABASE_URL, schema), DATABASE_SCHEMA: schema };
+  return {
+    DATABASE_URL: withDatabase(TEST_PGBOUNCER_URL, schema),
+    DATABASE_SESSION_URL: withDatabase(TEST_DATABASE_URL, schema),
+    DATABASE_SCHEMA: schema,
+    DATABASE_CONNECT_TIMEOUT_MS: String(POOLED_CONNECT_TIMEOUT_MS),
+  };
 }
 
+/**
+ * Through the pooler a login to a database it has no server connection for waits for one to be opened
+ * (a new PostgreSQL backend): on this loaded machine that took longer than the default 5 s at times.
+ */
+const POOLED_CONNECT_TIMEOUT_MS = 20_000;
+
 /** Connection settings of a test process (the defaults; through a pooler, transactionPooler). */
-export const TEST_TIMEOUTS: DatabaseTimeouts = { ...DEFAULT_DATABASE_TIMEOUTS, transactionPooler: TEST_PGBOUNCER_URL !== undefined };
+export const TEST_TIMEOUTS: DatabaseTimeouts = TEST_PGBOUNCER_URL
+  ? { ...DEFAULT_DATABASE_TIMEOUTS, connectTimeoutMs: POOLED_CONNECT_TIMEOUT_MS, transactionPooler: true }
+  : DEFAULT_DATABASE_TIMEOUTS;
 
 async function direct<T>(fn: (client: pg.Client) => Promise<T>, url = TEST_DATABASE_URL): Promise<T> {
   const client = new pg.Client({ connectionString: url });
