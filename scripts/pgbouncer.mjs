@@ -1,9 +1,10 @@
 // PgBouncer (Debian's `pgbouncer`) in transaction mode on a free loopback port, in front of the
 // machine's PostgreSQL: the pooler of the pgbouncer tier (scripts/pgbouncer-tier.mjs) and of the tests
-// that start one of their own (test/pgbouncer/). Logs to its stderr; the folder it writes is removed
-// on stop.
+// that start one of their own (test/pgbouncer/). It logs to a file in its folder, never to a pipe: a
+// parent that waits synchronously (spawnSync) would not drain one, and PgBouncer blocks on a full pipe.
+// The folder is removed on stop.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -78,9 +79,12 @@ export async function startPgbouncer(target = 'postgres://postgres@127.0.0.1:543
     const file = path.join(dir, 'pgbouncer.ini');
     writeFileSync(file, ini, { mode: 0o644 });
     const args = process.getuid?.() === 0 ? ['-u', 'nobody', file] : [file];
-    const child = spawn(PGBOUNCER, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let log = '';
-    child.stderr.on('data', (d) => (log += d.toString()));
+    const logFile = path.join(dir, `pgbouncer-${attempt}.log`);
+    const logFd = openSync(logFile, 'a', 0o666);
+    chmodSync(logFile, 0o666);
+    const child = spawn(PGBOUNCER, args, { stdio: ['ignore', logFd, logFd] });
+    closeSync(logFd);
+    const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
     let exited = false;
     child.once('exit', () => (exited = true));
     const deadline = Date.now() + 15_000;
@@ -92,7 +96,7 @@ export async function startPgbouncer(target = 'postgres://postgres@127.0.0.1:543
       return {
         url: url.toString(),
         port,
-        log: () => log,
+        log,
         async stop() {
           if (!exited) {
             child.kill('SIGINT');
@@ -113,8 +117,9 @@ export async function startPgbouncer(target = 'postgres://postgres@127.0.0.1:543
     }
     child.kill('SIGKILL');
     if (attempt >= 2) {
+      const text = log();
       rmSync(dir, { recursive: true, force: true });
-      throw new Error(`pgbouncer did not start:\n${log}`);
+      throw new Error(`pgbouncer did not start:\n${text}`);
     }
   }
 }
