@@ -101,3 +101,22 @@ command, instead of a migrations Job that waits for it.
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{/*
+Soft topology spread of one role's pods, (dict "root" $ "role" "api"): across zones and nodes, never
+blocking scheduling (ScheduleAnyway). Empty when topologySpread.enabled is false.
+*/}}
+{{- define "mapintel.topologySpread" -}}
+{{- $t := .root.Values.topologySpread -}}
+{{- if $t.enabled -}}
+{{- range $key := $t.topologyKeys }}
+- maxSkew: {{ $t.maxSkew }}
+  topologyKey: {{ $key }}
+  whenUnsatisfiable: {{ $t.whenUnsatisfiable }}
+  labelSelector:
+    matchLabels:
+      {{- include "mapintel.selectorLabels" (dict "root" $.root "role" $.role) | nindent 6 }}
+  matchLabelKeys: [pod-template-hash]
+{{- end }}
+{{- end -}}
+{{- end -}}
