@@ -58,7 +58,13 @@ export async function buildCore(config: Config, opts: CoreOptions): Promise<Core
   const log = opts.logger ?? createLogger(config.logLevel);
   const metrics = opts.metrics ?? createMetrics();
   const secrets = loadSecrets(config);
-  addLogSecrets([secrets.adminToken, config.encryptionKey, urlPassword(config.databaseUrl), urlPassword(config.redisUrl)]);
+  addLogSecrets([
+    secrets.adminToken,
+    config.encryptionKey,
+    urlPassword(config.databaseUrl),
+    urlPassword(config.databaseSessionUrl),
+    urlPassword(config.redisUrl),
+  ]);
   const closers: (() => Promise<void>)[] = [];
   const closeAll = async () => {
     for (const close of closers.reverse()) await close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'close failed'));
