@@ -49,7 +49,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: 'DATABASE_CA_FILE',
-    meaning: "PEM file of the CA certificates PostgreSQL's server certificate is checked against (with DATABASE_SSL_MODE require, verify-ca or verify-full); unset: the public roots",
+    meaning:
+      "PEM file of the CA certificates PostgreSQL's server certificate is checked against (with DATABASE_SSL_MODE require, verify-ca or verify-full); unset: the public roots",
     default: '',
     unit: 'path',
   },
@@ -120,7 +121,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: 'REDIS_CA_FILE',
-    meaning: "PEM file of the CA certificates Redis's server certificate is checked against, with a rediss:// REDIS_URL (TLS; the host name must match); unset: the public roots",
+    meaning:
+      "PEM file of the CA certificates Redis's server certificate is checked against, with a rediss:// REDIS_URL (TLS; the host name must match); unset: the public roots",
     default: '',
     unit: 'path',
   },
