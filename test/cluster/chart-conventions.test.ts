@@ -187,8 +187,9 @@ describe.skipIf(unavailable)('Helm chart: conventions', () => {
     );
   });
 
-  it('has a helm test hook: a pod checking each enabled role through its -ops Service, allowed only to dry-run WebhookSubscriptions; k8s/ has none of it', () => {
-    const objs = template('--set', 'worker.enabled=false');
+  it('has a helm test hook (tests.enabled): a pod checking each enabled role through its -ops Service, allowed only to dry-run WebhookSubscriptions; k8s/ has none of it', () => {
+    expect(template().filter((o) => o.metadata.annotations?.['helm.sh/hook'] === 'test')).toEqual([]);
+    const objs = template('--set', 'tests.enabled=true', '--set', 'worker.enabled=false');
     const hooks = objs.filter((o) => o.metadata.annotations?.['helm.sh/hook'] === 'test');
     expect(hooks.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual([
       'ConfigMap/rel-mapintel-test',
@@ -205,7 +206,6 @@ describe.skipIf(unavailable)('Helm chart: conventions', () => {
     expect(pod.spec.restartPolicy).toBe('Never');
     expect(hooks.find((o) => o.kind === 'Role')!.rules).toEqual([{ apiGroups: ['mapintel.io'], resources: ['webhooksubscriptions'], verbs: ['create'] }]);
     expect(hooks.find((o) => o.kind === 'ConfigMap')!.data!['release-test.mjs']).toBe(readFileSync(path.join(CHART, 'files/release-test.mjs'), 'utf8'));
-    expect(template('--set', 'tests.enabled=false').filter((o) => o.metadata.annotations?.['helm.sh/hook'] === 'test')).toEqual([]);
     expect(readFileSync('k8s/base/mapintel.yaml', 'utf8')).not.toContain('mapintel-test');
     // The dry run the test pod sends is one the apiserver accepts for this CRD.
     const script = readFileSync(path.join(CHART, 'files/release-test.mjs'), 'utf8');
