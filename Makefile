@@ -11,7 +11,7 @@ NPM := npm --no-audit --no-fund --loglevel=error
 CLIENT_DIR := clients/typescript
 CLIENT_TYPES := $(CLIENT_DIR)/src/generated/openapi.ts
 
-.PHONY: help node install client build run serve test test-cluster test-e2e image test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator bench-hostile-bodies clean
+.PHONY: help node install client build run serve test test-cluster test-pgbouncer test-e2e image test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator bench-hostile-bodies clean
 help: ## list targets
 	@grep -E '^[a-z0-9-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -87,6 +87,9 @@ test-cluster: build ## the cluster tier (chart, manifests, image, operator) on a
 
 image: $(NODE_DEP) ## build the Dockerfile with podman (BASE=local: on a local Debian bookworm + Node 24 base, no registry needed)
 	bash scripts/e2e/image.sh $(if $(filter local,$(BASE)),--local-base)
+
+test-pgbouncer: build ## the event, stream and webhook suites through PgBouncer in transaction mode (Debian's pgbouncer) on a free loopback port
+	node scripts/pgbouncer-tier.mjs
 
 test-e2e: build ## the image and the chart on a real single-node cluster on this machine (root; docs/kubernetes.md, "Try it on a local node")
 	node scripts/e2e/run.mjs

@@ -19,8 +19,27 @@ export default defineConfig({
           name: 'service',
           // The typed client package's tests run against the service like the rest (clients/typescript).
           include: ['test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/cluster/**', 'test/e2e/**'],
+          exclude: [...configDefaults.exclude, 'test/cluster/**', 'test/e2e/**', 'test/pgbouncer/**'],
           sequence: { groupOrder: 0 },
+        },
+      },
+      // make test-pgbouncer (scripts/pgbouncer-tier.mjs starts the pooler first): the suites that move events,
+      // through PgBouncer in transaction mode, and what the service refuses without DATABASE_SESSION_URL.
+      {
+        extends: true,
+        test: {
+          name: 'pgbouncer',
+          include: [
+            'test/pgbouncer/**/*.test.ts',
+            'test/integration/event-*.test.ts',
+            'test/integration/stream*.test.ts',
+            'test/integration/webhook-*.test.ts',
+            'test/api/webhooks.test.ts',
+            'test/api/events-log.test.ts',
+          ],
+          // One file at a time: every file's database gets pooled server connections of its own.
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
         },
       },
       // After the rest: a control plane per file loads the two cores, and timing-sensitive tests elsewhere should not share them with it.

@@ -15,7 +15,8 @@ const header = '# Rendered from charts/mapintel by `make k8s` (node scripts/rend
 export function renderBase(helm = binaries.helm) {
   // Without the pre-delete hook: in plain manifests it would be an ordinary Job, run at every
   // `kubectl apply`, releasing every finalizer. kubectl users run `mapintel release-finalizers` by hand.
-  const args = ['template', 'mapintel', join(root, 'charts', 'mapintel'), '--namespace', 'mapintel', '--include-crds'];
+  // Without the `helm test` hook either: a test Pod has no place among applied manifests.
+  const args = ['template', 'mapintel', join(root, 'charts', 'mapintel'), '--namespace', 'mapintel', '--include-crds', '--skip-tests'];
   const out = execFileSync(helm, [...args, '--set', 'operator.releaseFinalizersOnUninstall=false'], {
     encoding: 'utf8',
     env: {

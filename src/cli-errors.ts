@@ -56,6 +56,13 @@ export function describeFailure(err: unknown): Failure {
       exitCode: 1,
     };
   }
+  if (/unsupported startup parameter/i.test(message)) {
+    return {
+      line: `error: the database refused the connection: ${message}`,
+      hint: 'DATABASE_URL goes through a connection pooler in transaction mode (PgBouncer): set DATABASE_SESSION_URL to a direct connection and the timeouts on the role, see docs/operations.md#connection-poolers',
+      exitCode: 1,
+    };
+  }
   if (/password authentication failed|role .* does not exist|database .* does not exist/i.test(message)) {
     return { line: `error: the database refused the connection: ${message}`, hint: 'check the user, password and database name in DATABASE_URL', exitCode: 1 };
   }

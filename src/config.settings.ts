@@ -33,6 +33,27 @@ export const SETTINGS: readonly Setting[] = [
     default: '',
     unit: 'URL',
   },
+  {
+    name: 'DATABASE_SESSION_URL',
+    meaning:
+      "PostgreSQL connection string of a session (a direct connection, or a pooler in session mode) to the same database, for what needs one: the event relay's LISTEN and partition locks and the migrations' lock. Set it when DATABASE_URL goes through a connection pooler in transaction mode (PgBouncer's pool_mode = transaction): DATABASE_URL connections then send no startup parameters, and the process refuses to start unless statement_timeout, lock_timeout, idle_in_transaction_session_timeout and search_path come from the role or database (docs/operations.md#connection-poolers)",
+    default: '',
+    unit: 'URL',
+  },
+  {
+    name: 'DATABASE_SSL_MODE',
+    meaning:
+      "TLS to PostgreSQL, as libpq's sslmode: disable, require (encrypted, the server not verified unless DATABASE_CA_FILE is set), verify-ca (its certificate signed by DATABASE_CA_FILE, or a public root), verify-full (verify-ca and the host name matches). Unset: what DATABASE_URL's own sslmode says (plain without one). Every connection alike, DATABASE_SESSION_URL's too; refused beside an sslmode in either URL",
+    default: '',
+    unit: 'mode',
+  },
+  {
+    name: 'DATABASE_CA_FILE',
+    meaning:
+      "PEM file of the CA certificates PostgreSQL's server certificate is checked against (with DATABASE_SSL_MODE require, verify-ca or verify-full); unset: the public roots",
+    default: '',
+    unit: 'path',
+  },
   { name: 'DATABASE_POOL_MAX', meaning: 'Maximum PostgreSQL connections per process', default: '10', unit: 'connections' },
   {
     name: 'DATABASE_POOL_MIN',
@@ -97,6 +118,13 @@ export const SETTINGS: readonly Setting[] = [
     meaning: 'Redis connection string; when unset rate limits and the event transport run in-process (single process only)',
     default: '',
     unit: 'URL',
+  },
+  {
+    name: 'REDIS_CA_FILE',
+    meaning:
+      "PEM file of the CA certificates Redis's server certificate is checked against, with a rediss:// REDIS_URL (TLS; the host name must match); unset: the public roots",
+    default: '',
+    unit: 'path',
   },
   { name: 'REDIS_KEY_PREFIX', meaning: 'Prefix of every Redis key this service writes', default: 'mapintel:', unit: 'string' },
   {

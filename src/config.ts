@@ -4,6 +4,7 @@
  * docs/configuration.md lists the same table and a test keeps the two in step.
  */
 
+import { existsSync } from 'node:fs';
 import { BEARER_TOKEN_CHARACTERS, BEARER_TOKEN_RE } from './crypto.js';
 import { SETTINGS } from './config.settings.js';
 
@@ -16,6 +17,14 @@ export interface Config {
   opsHost: string;
   publicBaseUrl: string;
   databaseUrl: string | undefined;
+  /** A session connection for LISTEN and advisory locks when DATABASE_URL is a transaction pooler. */
+  databaseSessionUrl: string | undefined;
+  /** DATABASE_SSL_MODE; undefined: as the URL says. */
+  databaseSslMode: DatabaseSslMode | undefined;
+  /** DATABASE_CA_FILE: path of a PEM bundle. */
+  databaseCaFile: string | undefined;
+  /** REDIS_CA_FILE: path of a PEM bundle (rediss:// only). */
+  redisCaFile: string | undefined;
   databasePoolMax: number;
   /** Connections kept open while idle (never above databasePoolMax). */
   databasePoolMin: number;
@@ -81,6 +90,9 @@ export interface Config {
   eventsHotHistory: number;
   killsRetentionDays: number;
 }
+
+export const DATABASE_SSL_MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const;
+export type DatabaseSslMode = (typeof DATABASE_SSL_MODES)[number];
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -154,7 +166,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const databaseSessionUrl = optional('DATABASE_SESSION_URL');
+  if (databaseSessionUrl && !/^postgres(ql)?:\/\//.test(databaseSessionUrl)) {
+    problems.push('DATABASE_SESSION_URL must start with postgres:// or postgresql://');
+  } else if (databaseSessionUrl && !databaseUrl) {
+    problems.push('DATABASE_SESSION_URL needs DATABASE_URL (it is the session beside a pooled DATABASE_URL)');
+  }
+  const databaseSslMode = optional('DATABASE_SSL_MODE') as DatabaseSslMode | undefined;
+  if (databaseSslMode && !DATABASE_SSL_MODES.includes(databaseSslMode)) {
+    problems.push(`DATABASE_SSL_MODE must be one of ${DATABASE_SSL_MODES.join(', ')}`);
+  } else if (databaseSslMode && [databaseUrl, databaseSessionUrl].some((u) => u && /[?&]sslmode=/.test(u))) {
+    problems.push('DATABASE_SSL_MODE is set and a database URL carries its own sslmode: set it in one place');
+  }
+  const databaseCaFile = optional('DATABASE_CA_FILE');
+  if (databaseCaFile && !existsSync(databaseCaFile)) problems.push(`DATABASE_CA_FILE: no such file: ${databaseCaFile}`);
+  else if (databaseCaFile && (!databaseSslMode || databaseSslMode === 'disable')) {
+    problems.push('DATABASE_CA_FILE needs DATABASE_SSL_MODE require, verify-ca or verify-full');
+  }
+  const redisCaFile = optional('REDIS_CA_FILE');
   const redisUrl = optional('REDIS_URL');
+  if (redisCaFile && !existsSync(redisCaFile)) problems.push(`REDIS_CA_FILE: no such file: ${redisCaFile}`);
+  else if (redisCaFile && !redisUrl?.startsWith('rediss://')) problems.push('REDIS_CA_FILE needs a rediss:// REDIS_URL (TLS)');
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
   const schema = raw('DATABASE_SCHEMA');
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) problems.push('DATABASE_SCHEMA must be a lower-case SQL identifier');
@@ -179,6 +211,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     opsHost: raw('OPS_HOST'),
     publicBaseUrl: optional('PUBLIC_BASE_URL') ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`,
     databaseUrl,
+    databaseSessionUrl,
+    databaseSslMode,
+    databaseCaFile,
+    redisCaFile,
     databasePoolMax: poolMax,
     databasePoolMin: Math.min(int('DATABASE_POOL_MIN', 0, 1000), poolMax),
     databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 100, 600_000),

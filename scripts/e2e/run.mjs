@@ -113,7 +113,8 @@ try {
   up = step('cluster up (node Ready)', () => sh(join(cluster, 'up.sh'))).status;
   if (up === 0) {
     step('checks (vitest project e2e)', () =>
-      spawnSync('node', ['scripts/run-tests.mjs', '--tier', 'e2e', '--project', 'e2e'], {
+      // E2E_FILES (space- or comma-separated paths under test/e2e/) runs only those files' checks.
+      spawnSync('node', ['scripts/run-tests.mjs', '--tier', 'e2e', '--project', 'e2e', ...(process.env.E2E_FILES ?? '').split(/[\s,]+/).filter(Boolean)], {
         stdio: 'inherit',
         env: {
           ...process.env,

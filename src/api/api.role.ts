@@ -48,6 +48,7 @@ export const apiRole: Role<ApiHandle> = {
     const relay = config.eventsRelayEnabled
       ? new EventRelay({
           databaseUrl: core.db.url,
+          sessionUrl: core.db.sessionUrl,
           schema: config.databaseSchema,
           timeouts: databaseTimeouts(config),
           keepConnections: config.databasePoolMin > 0,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { addLogSecrets, createLogger, urlPassword, type Logger } from '../log.js';
 import { createMetrics, type Metrics } from '../metrics.js';
@@ -57,7 +58,13 @@ export async function buildCore(config: Config, opts: CoreOptions): Promise<Core
   const log = opts.logger ?? createLogger(config.logLevel);
   const metrics = opts.metrics ?? createMetrics();
   const secrets = loadSecrets(config);
-  addLogSecrets([secrets.adminToken, config.encryptionKey, urlPassword(config.databaseUrl), urlPassword(config.redisUrl)]);
+  addLogSecrets([
+    secrets.adminToken,
+    config.encryptionKey,
+    urlPassword(config.databaseUrl),
+    urlPassword(config.databaseSessionUrl),
+    urlPassword(config.redisUrl),
+  ]);
   const closers: (() => Promise<void>)[] = [];
   const closeAll = async () => {
     for (const close of closers.reverse()) await close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'close failed'));
@@ -75,7 +82,7 @@ export async function buildCore(config: Config, opts: CoreOptions): Promise<Core
     }
     let redis: RedisConnections | undefined;
     if (config.redisUrl && opts.redis !== false) {
-      redis = await RedisConnections.connect(config.redisUrl, log);
+      redis = await RedisConnections.connect(config.redisUrl, log, config.redisCaFile ? readFileSync(config.redisCaFile, 'utf8') : undefined);
       closers.push(() => redis!.close());
     }
     const outbox = new Outbox(db.orm);

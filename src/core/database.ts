@@ -4,12 +4,15 @@ import type { Metrics } from '../metrics.js';
 import { initOrm, type Orm } from '../db/orm.js';
 import { startEmbeddedPostgres } from '../db/embedded.js';
 import { databaseTimeouts } from '../db/pg-options.js';
+import { checkServerSettings } from '../db/server-settings.js';
 
 /** The process's PostgreSQL: the configured one, or the embedded default started for it. */
 export interface Database {
   orm: Orm;
   /** Connection string in use (the embedded server's when DATABASE_URL is unset). */
   url: string;
+  /** DATABASE_SESSION_URL: the session connection beside a pooled `url` (undefined: `url` is a session). */
+  sessionUrl: string | undefined;
   /** True when the process runs the embedded PostgreSQL. */
   embedded: boolean;
   ping(): Promise<boolean>;
@@ -30,16 +33,21 @@ export async function openDatabase(config: Config, log: Logger, metrics: Metrics
     stopEmbedded = () => embedded.stop();
     url = embedded.url;
   }
-  let orm: Orm;
+  let orm: Orm | undefined;
+  const timeouts = databaseTimeouts(config);
   try {
     orm = await initOrm({
       databaseUrl: url,
+      sessionUrl: config.databaseSessionUrl,
       schema: config.databaseSchema,
       poolMax: config.databasePoolMax,
       poolMin: config.databasePoolMin,
-      timeouts: databaseTimeouts(config),
+      timeouts,
     });
+    const em = orm.em;
+    await checkServerSettings((sql) => em.getConnection().execute<Record<string, unknown>[]>(sql), timeouts, config.databaseSchema);
   } catch (err) {
+    await orm?.close(true).catch(() => undefined);
     await stopEmbedded?.().catch(() => undefined);
     throw err;
   }
@@ -58,6 +66,7 @@ export async function openDatabase(config: Config, log: Logger, metrics: Metrics
   return {
     orm,
     url,
+    sessionUrl: config.databaseSessionUrl,
     embedded: stopEmbedded !== undefined,
     async ping() {
       await poolGauge();

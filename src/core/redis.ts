@@ -11,6 +11,8 @@ export interface RedisOptions {
   log: Logger;
   /** Commands fail at once while Redis is down (request paths answer 503) instead of queueing. */
   failFast?: boolean;
+  /** PEM CA certificates for a rediss:// URL (REDIS_CA_FILE); the public roots when left out. */
+  ca?: string;
 }
 
 /** The longest wait between two reconnection attempts: a client is back at most this long after Redis is. */
@@ -21,7 +23,11 @@ export async function connectRedis(o: RedisOptions): Promise<Redis> {
   const client = createClient({
     url: o.url,
     name: `mapintel-${o.purpose}`,
-    socket: { reconnectStrategy: (retries) => Math.min(retries * 200, REDIS_RECONNECT_MAX_MS), connectTimeout: 5000 },
+    socket: {
+      reconnectStrategy: (retries) => Math.min(retries * 200, REDIS_RECONNECT_MAX_MS),
+      connectTimeout: 5000,
+      ...(o.ca !== undefined ? { tls: true as const, ca: o.ca } : {}),
+    },
     disableOfflineQueue: o.failFast ?? true,
   }) as Redis;
   client.on('error', (err: Error) => o.log.warn({ err: { message: err.message }, purpose: o.purpose }, 'redis error'));
@@ -38,19 +44,19 @@ export class RedisConnections {
   private readonly dedicated: Redis[] = [];
 
   private constructor(
-    private readonly opts: { url: string; log: Logger },
+    private readonly opts: { url: string; log: Logger; ca?: string },
     /** The shared connection for non-blocking commands. */
     readonly commands: Redis,
   ) {}
 
-  static async connect(url: string, log: Logger): Promise<RedisConnections> {
-    const commands = await connectRedis({ url, log, purpose: 'commands' });
-    return new RedisConnections({ url, log }, commands);
+  static async connect(url: string, log: Logger, ca?: string): Promise<RedisConnections> {
+    const commands = await connectRedis({ url, log, purpose: 'commands', ca });
+    return new RedisConnections({ url, log, ca }, commands);
   }
 
   /** A connection of its own for a blocking reader (closed with the others). */
   async blocking(purpose: string): Promise<Redis> {
-    const client = await connectRedis({ url: this.opts.url, log: this.opts.log, purpose, failFast: false });
+    const client = await connectRedis({ url: this.opts.url, log: this.opts.log, purpose, failFast: false, ca: this.opts.ca });
     this.dedicated.push(client);
     return client;
   }

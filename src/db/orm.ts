@@ -1,7 +1,7 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from './migrations/index.js';
-import { DEFAULT_DATABASE_TIMEOUTS, pgClient, pgConnectionOptions, type DatabaseTimeouts } from './pg-options.js';
+import { DEFAULT_DATABASE_TIMEOUTS, pgClient, pgConnectionOptions, sessionTimeouts, type DatabaseTimeouts } from './pg-options.js';
 
 export type Orm = MikroORM;
 
@@ -21,7 +21,15 @@ export interface OrmSettings {
   /** Connect, query and lock deadlines; the documented defaults when left out. */
   timeouts?: DatabaseTimeouts;
   debug?: boolean;
+  /**
+   * A session connection (DATABASE_SESSION_URL) for the migrations' advisory lock, when `databaseUrl`
+   * is a pooler in transaction mode; `databaseUrl` itself otherwise.
+   */
+  sessionUrl?: string;
 }
+
+/** Where each ORM's session locks go (initOrm's `sessionUrl`). */
+const sessionUrls = new WeakMap<Orm, string>();
 
 export function ormOptions(s: OrmSettings): Options {
   return {
@@ -66,7 +74,9 @@ export async function ensureSchema(databaseUrl: string, schema: string, timeouts
 
 export async function initOrm(s: OrmSettings): Promise<Orm> {
   await ensureSchema(s.databaseUrl, s.schema, s.timeouts);
-  return MikroORM.init(ormOptions(s));
+  const orm = await MikroORM.init(ormOptions(s));
+  if (s.sessionUrl) sessionUrls.set(orm, s.sessionUrl);
+  return orm;
 }
 
 /**
@@ -76,7 +86,13 @@ export async function initOrm(s: OrmSettings): Promise<Orm> {
 export async function migrate(orm: Orm): Promise<string[]> {
   // A connection outside the ORM's pool: holding one of a pool of 1 would starve the migrator.
   // Waiting for another process's migrations may take long: no query or lock deadline on this wait.
-  const session = pgClient(orm.config.get('clientUrl')!, { ...DEFAULT_DATABASE_TIMEOUTS, queryTimeoutMs: 0, lockTimeoutMs: 0 });
+  // A session lock: through a pooler in transaction mode it would stay on a server connection other
+  // clients then share, so it goes to the session URL when there is one.
+  const session = pgClient(sessionUrls.get(orm) ?? orm.config.get('clientUrl')!, {
+    ...sessionTimeouts(DEFAULT_DATABASE_TIMEOUTS),
+    queryTimeoutMs: 0,
+    lockTimeoutMs: 0,
+  });
   session.on('error', () => undefined);
   const key = `mapintel-migrate:${orm.config.get('migrations').tableName ?? ''}`;
   await session.connect();

@@ -10,7 +10,9 @@
  *   the caller gets an error at once and the pool replaces the connection instead of reusing it.
  */
 import pg from 'pg';
-import { loadConfig, type Config } from '../config.js';
+import { readFileSync } from 'node:fs';
+import type { ConnectionOptions } from 'node:tls';
+import { loadConfig, type Config, type DatabaseSslMode } from '../config.js';
 import { preparedName } from './prepared.js';
 
 export interface DatabaseTimeouts {
@@ -24,6 +26,27 @@ export interface DatabaseTimeouts {
   idleInTransactionTimeoutMs: number;
   /** Not a timeout, but a setting of every connection alike: registered statements run as named prepared statements (default false). */
   preparedStatements?: boolean;
+  /**
+   * The connection goes through a pooler in transaction mode (DATABASE_SESSION_URL is set): it sends
+   * no startup parameters (PgBouncer refuses `options`, or drops it with ignore_startup_parameters, and
+   * a `SET` would leak onto other clients' server connections); the role or database carries them
+   * instead, checked at start (server-settings.ts).
+   */
+  transactionPooler?: boolean;
+  /** DATABASE_SSL_MODE and the PEM text of DATABASE_CA_FILE; undefined: as the URL says. */
+  tls?: { mode: DatabaseSslMode; ca?: string };
+}
+
+/**
+ * node-postgres's `ssl` for a libpq sslmode. As libpq: `require` with a CA file verifies the chain
+ * (like verify-ca), without one it only encrypts; verify-ca checks the chain and not the host name.
+ */
+export function pgSsl(tls: NonNullable<DatabaseTimeouts['tls']>): false | ConnectionOptions {
+  if (tls.mode === 'disable') return false;
+  const ca = tls.ca !== undefined ? { ca: tls.ca } : {};
+  if (tls.mode === 'require' && tls.ca === undefined) return { rejectUnauthorized: false };
+  if (tls.mode === 'verify-full') return { ...ca, rejectUnauthorized: true };
+  return { ...ca, rejectUnauthorized: true, checkServerIdentity: () => undefined };
 }
 
 export function databaseTimeouts(config: Config): DatabaseTimeouts {
@@ -33,7 +56,16 @@ export function databaseTimeouts(config: Config): DatabaseTimeouts {
     lockTimeoutMs: config.databaseLockTimeoutMs,
     idleInTransactionTimeoutMs: config.databaseIdleInTransactionTimeoutMs,
     preparedStatements: config.databasePreparedStatements,
+    transactionPooler: config.databaseSessionUrl !== undefined,
+    tls: config.databaseSslMode
+      ? { mode: config.databaseSslMode, ...(config.databaseCaFile ? { ca: readFileSync(config.databaseCaFile, 'utf8') } : {}) }
+      : undefined,
   };
+}
+
+/** The same settings for a session connection (DATABASE_SESSION_URL, or DATABASE_URL without a pooler). */
+export function sessionTimeouts(t: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS): DatabaseTimeouts {
+  return { ...t, transactionPooler: false };
 }
 
 /** The documented defaults (SETTINGS), for callers built without a Config (tests, tools). */
@@ -96,11 +128,12 @@ export function pgConnectionOptions(
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
     connectionTimeoutMillis: timeouts.connectTimeoutMs,
-    options: serverOptions(timeouts, baseOptions),
+    options: timeouts.transactionPooler ? undefined : serverOptions(timeouts, baseOptions),
     queryDeadlineMs: timeouts.queryTimeoutMs,
     // A goodbye that takes longer than connecting may take is not coming.
     closeGraceMs: timeouts.connectTimeoutMs,
     preparedStatements: timeouts.preparedStatements,
+    ...(timeouts.tls ? { ssl: pgSsl(timeouts.tls) } : {}),
   };
 }
 

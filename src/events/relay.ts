@@ -6,7 +6,7 @@ import type { EventPublisher } from './transport/types.js';
 import { NOTIFY_CHANNEL } from './outbox.js';
 import { Alarm } from './alarm.js';
 import type { EventType } from './catalog.js';
-import { DeadlineClient, pgConnectionOptions, type DatabaseTimeouts } from '../db/pg-options.js';
+import { DeadlineClient, pgConnectionOptions, sessionTimeouts, type DatabaseTimeouts } from '../db/pg-options.js';
 import { PublicationCursors } from './relay-cursors.js';
 import { isSessionError, poolOptions, pruneEvents, searchPath } from './relay-sql.js';
 
@@ -15,6 +15,12 @@ import { prepared } from '../db/prepared.js';
 
 export interface RelayOptions {
   databaseUrl: string;
+  /**
+   * Where the session goes (LISTEN and the partition locks live as long as their connection): a direct
+   * connection or a pooler in session mode when `databaseUrl` is a pooler in transaction mode
+   * (DATABASE_SESSION_URL); `databaseUrl` when left out.
+   */
+  sessionUrl?: string;
   /** search_path schema (tests isolate by schema). */
   schema: string;
   /** Connect and query deadlines of its connections; the documented defaults when left out. */
@@ -72,6 +78,8 @@ export class EventRelay {
   /** Where each map's publication cursor is moved, on a connection of its own (relay-cursors.ts). */
   private readonly cursors: PublicationCursors;
   private session: pg.Client | undefined;
+  /** The session's backend pid: the fence of each id assignment (see assign). */
+  private sessionPid: number | undefined;
   private readonly held = new Set<number>();
   private readonly lastIds = new Map<string, string>();
   /** Partitions whose next pass starts by publishing what lies behind the cursors (taken, or after a failure). */
@@ -186,7 +194,10 @@ export class EventRelay {
   private async ensureSession(): Promise<void> {
     if (!this.session) {
       // Idle by design: keepalive notices a vanished peer; only its own queries have a deadline.
-      const client = new DeadlineClient({ connectionString: this.opts.databaseUrl, ...pgConnectionOptions(this.opts.timeouts, searchPath(this.opts.schema)) });
+      const client = new DeadlineClient({
+        connectionString: this.opts.sessionUrl ?? this.opts.databaseUrl,
+        ...pgConnectionOptions(sessionTimeouts(this.opts.timeouts), searchPath(this.opts.schema)),
+      });
       client.on('error', (err) => {
         this.connectionProblem(err, 'relay session lost');
         if (this.session === client) {
@@ -197,6 +208,7 @@ export class EventRelay {
       client.on('notification', () => this.poke());
       await client.connect();
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      this.sessionPid = Number(((await client.query('select pg_backend_pid() as pid')) as pg.QueryResult<{ pid: number }>).rows[0]!.pid);
       this.session = client;
     }
     for (let p = 0; p < this.opts.partitions; p++) {
@@ -284,10 +296,15 @@ export class EventRelay {
         this.lastIds.set(row.map_id, id);
         assigned.push({ map_id: row.map_id, event_id: id, type: row.type, payload: row.payload, created_ms: row.created_ms });
       }
+      // Fenced by the partition lock: the update assigns nothing unless this relay's session still holds
+      // it when the statement runs. A relay that died (or lost its session) while its update was on the
+      // way, queued in a pooler say, must not commit ids after its successor read what was unassigned.
       const updated = await this.pool.query<{ seq: string }>(
         prepared(`update map_events e set event_id = v.id from (select unnest($1::bigint[]) as seq, unnest($2::text[]) as id) v
-         where e.seq = v.seq and e.event_id is null returning e.seq`),
-        [rows.map((r) => r.seq), assigned.map((r) => r.event_id)],
+         where e.seq = v.seq and e.event_id is null
+           and exists (select 1 from pg_locks l where l.locktype = 'advisory' and l.pid = $3 and l.objid = $4::oid and l.objsubid = 2 and l.granted)
+         returning e.seq`),
+        [rows.map((r) => r.seq), assigned.map((r) => r.event_id), this.sessionPid ?? -1, p],
       );
       if (updated.rows.length === rows.length) return assigned;
       // Another relay assigned some of these meanwhile: publish only ours, and read the last ids afresh.

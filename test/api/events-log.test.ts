@@ -72,7 +72,8 @@ describe('GET /api/maps/{map_id}/events', () => {
   });
 
   it('prunes published events older than the retention window, in batches', async () => {
-    const pool = new pg.Pool({ connectionString: t.platform.databaseUrl, options: `-c search_path=${t.config.databaseSchema}` });
+    // A session of its own (options): straight to PostgreSQL when the server's URL goes through a pooler.
+    const pool = new pg.Pool({ connectionString: t.config.databaseSessionUrl ?? t.platform.databaseUrl, options: `-c search_path=${t.config.databaseSchema}` });
     try {
       // Only events behind the map's publication cursor are pruned, and the relay moves cursors at most
       // every 100 ms: wait until it covers all three.

@@ -65,6 +65,10 @@ describe.skipIf(unavailable)('Helm chart: scaling, disruption, network policy, r
   const template = (...args: string[]): Obj[] => parse(cluster.helm(['template', 'rel', CHART, ...args]));
   const podOf = (objs: Obj[], role: string) => objs.find((o) => o.kind === 'Deployment' && o.metadata.name === `rel-mapintel-${role}`)!.spec.template.spec;
   /** Every object of a render through the apiserver's validation (server-side dry-run) in a fresh namespace. */
+  /** The `<release>-mapintel-env` Secret an install without URLs in the values needs beforehand. */
+  const envSecret = (ns: string, release: string): void => {
+    cluster.kubectl(['-n', ns, 'create', 'secret', 'generic', `${release}-mapintel-env`, '--from-literal=DATABASE_URL=postgres://db/x']);
+  };
   const dryRun = (...args: string[]): void => {
     const ns = `ops-${++namespaces}`;
     cluster.kubectl(['create', 'namespace', ns]);
@@ -140,6 +144,7 @@ describe.skipIf(unavailable)('Helm chart: scaling, disruption, network policy, r
     // Installed: helm reads the served APIs from the apiserver. A stand-in CRD puts the group and version
     // of prometheus-adapter's APIService into discovery.
     cluster.kubectl(['create', 'namespace', 'autoscaled']);
+    envSecret('autoscaled', 'as');
     const args = ['--namespace', 'autoscaled', '--no-hooks', '--wait=false', ...on];
     const served = () =>
       (
@@ -190,6 +195,7 @@ describe.skipIf(unavailable)('Helm chart: scaling, disruption, network policy, r
     );
 
     cluster.kubectl(['create', 'namespace', 'single']);
+    envSecret('single', 'single');
     const one = ['api', 'stream', 'worker', 'operator'].flatMap((r) => ['--set', `${r}.replicas=1`]);
     cluster.helm(['install', 'single', CHART, '--namespace', 'single', '--no-hooks', '--wait=false', ...one]);
     expect(cluster.kubectl(['get', 'pdb', '-n', 'single', '-o', 'name']).trim()).toBe('');
@@ -198,6 +204,7 @@ describe.skipIf(unavailable)('Helm chart: scaling, disruption, network policy, r
 
   it('makes the ServiceMonitor only where the Prometheus Operator API is served, and says so otherwise', () => {
     cluster.kubectl(['create', 'namespace', 'monitored']);
+    envSecret('monitored', 'mon');
     const args = ['--namespace', 'monitored', '--no-hooks', '--wait=false', '--set', 'serviceMonitor.enabled=true'];
     const out = cluster.helm(['install', 'mon', CHART, ...args]);
     expect(out).toMatch(/STATUS: deployed/);

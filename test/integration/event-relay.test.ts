@@ -7,7 +7,7 @@ import { createClient } from 'redis';
 import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { decodeTime } from 'ulid';
-import { countUnpublished, createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
+import { countUnpublished, createTestDb, deleteRedisPrefix, testDatabaseEnv, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { memoryTransport, redisTransport, type TestTransport } from '../support/transports.js';
@@ -35,6 +35,8 @@ const clients: Redis[] = [];
 function relayFor(transport: TestTransport, overrides: Partial<ConstructorParameters<typeof EventRelay>[0]> = {}): EventRelay {
   const relay = new EventRelay({
     databaseUrl: db.databaseUrl,
+    sessionUrl: db.sessionUrl,
+    timeouts: db.timeouts,
     schema: db.schema,
     publisher: transport,
     log,
@@ -313,7 +315,7 @@ describe('event relay', () => {
         total - 1,
       ]);
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/relay-process.ts'], {
-      env: { ...process.env, DATABASE_URL: db.databaseUrl, DATABASE_SCHEMA: db.schema, REDIS_URL: TEST_REDIS_URL, PREFIX: prefix, BATCH: '25' },
+      env: { ...process.env, ...testDatabaseEnv(db.schema), REDIS_URL: TEST_REDIS_URL, PREFIX: prefix, BATCH: '25' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise((r) => child.once('exit', r));

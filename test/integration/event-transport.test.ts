@@ -223,6 +223,8 @@ async function write(mapId: string, from: number, count: number): Promise<void> 
 function relayFor(layer: EventLayer): EventRelay {
   const relay = new EventRelay({
     databaseUrl: db.databaseUrl,
+    sessionUrl: db.sessionUrl,
+    timeouts: db.timeouts,
     schema: db.schema,
     publisher: layer.publisher,
     log,

@@ -44,6 +44,8 @@ async function mapWithEvents(kind: 'Redis Streams' | 'in-process', count: number
   const layer = new EventLayer({ orm: t.orm, log, redis, prefix, hotHistory });
   const relay = new EventRelay({
     databaseUrl: t.databaseUrl,
+    sessionUrl: t.sessionUrl,
+    timeouts: t.timeouts,
     schema: t.schema,
     publisher: layer.publisher,
     log,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TEST_ENCRYPTION_KEY, type TestServer } from '../support/app.js';
 import { makeMap } from '../support/factories.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
-import { TEST_DATABASE_URL } from '../support/db.js';
+import { testDatabaseEnv } from '../support/db.js';
 import { freePort } from '../support/redis-server.js';
 
 let t: TestServer;
@@ -27,8 +27,7 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) {
     const port = await freePort();
     const cli = startCli(['serve', '--roles', 'stream'], {
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_SCHEMA: t.config.databaseSchema,
+      ...testDatabaseEnv(t.config.databaseSchema),
       REDIS_URL: t.config.redisUrl!,
       REDIS_KEY_PREFIX: t.config.redisKeyPrefix,
       SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TEST_ENCRYPTION_KEY, type TestServer } from '../support/app.js';
 import { makeMap } from '../support/factories.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
-import { TEST_DATABASE_URL } from '../support/db.js';
+import { testDatabaseEnv } from '../support/db.js';
 import { metricSum, scrape } from '../support/metrics.js';
 import { freePort, OwnRedis } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
@@ -60,8 +60,7 @@ const started: Proc[] = [];
 
 function procEnv(port: number): Record<string, string> {
   return {
-    DATABASE_URL: TEST_DATABASE_URL,
-    DATABASE_SCHEMA: t.config.databaseSchema,
+    ...testDatabaseEnv(t.config.databaseSchema),
     DATABASE_POOL_MAX: '4',
     REDIS_URL: redis.url,
     REDIS_KEY_PREFIX: t.config.redisKeyPrefix,

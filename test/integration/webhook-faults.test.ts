@@ -13,7 +13,7 @@ import { moveSystem } from '../support/sse.js';
 import { gate, startReceiver, type Receiver } from '../support/receiver.js';
 import { subscribe, toggleWebhooks } from '../support/webhooks.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
-import { TEST_DATABASE_URL } from '../support/db.js';
+import { testDatabaseEnv } from '../support/db.js';
 import { apiRole } from '../../src/api/api.role.js';
 
 const SYSTEMS = [31000005, 31000001, 31000008];
@@ -29,8 +29,7 @@ function startWorker(env: Record<string, string> = {}): CliProcess {
     HOST: '127.0.0.1',
     OPS_PORT: '0',
     OPS_HOST: '127.0.0.1',
-    DATABASE_URL: TEST_DATABASE_URL,
-    DATABASE_SCHEMA: t.config.databaseSchema,
+    ...testDatabaseEnv(t.config.databaseSchema),
     DATABASE_POOL_MAX: '4',
     REDIS_URL: redis.url,
     REDIS_KEY_PREFIX: t.config.redisKeyPrefix,

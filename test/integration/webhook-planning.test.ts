@@ -20,7 +20,8 @@ describe('webhook planning after a failed insert', () => {
     env: { DATABASE_LOCK_TIMEOUT_MS: '300' },
   });
 
-  const lockerClient = () => new pg.Client({ connectionString: w.s.config.databaseUrl, options: `-c search_path=${w.s.config.databaseSchema},public` });
+  const lockerClient = () =>
+    new pg.Client({ connectionString: w.s.config.databaseSessionUrl ?? w.s.config.databaseUrl, options: `-c search_path=${w.s.config.databaseSchema},public` });
 
   it('plans the events of a failed insert again; none is skipped', async () => {
     const { s, receiver } = w;

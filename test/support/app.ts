@@ -15,7 +15,7 @@ import type { Metrics } from '../../src/metrics.js';
 import { createLogger } from '../../src/log.js';
 import type { Role } from '../../src/roles/role.js';
 
-import { deleteRedisPrefix, dropSchema, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './db.js';
+import { deleteRedisPrefix, dropSchema, prepareTestDatabase, testDatabaseEnv, TEST_REDIS_URL, uniqueName } from './db.js';
 import { checkEnvelope } from './event-catalog.js';
 
 /** GET /api/maps/{map_id}/events (the event log), whose pages are checked against the event catalog. */
@@ -64,13 +64,13 @@ export interface TestServerOptions {
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const schema = opts.schema ?? uniqueName('api').toLowerCase();
   const prefix = `${uniqueName('test')}:`;
+  await prepareTestDatabase(schema);
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
     OPS_PORT: '0',
     OPS_HOST: '127.0.0.1',
-    DATABASE_URL: TEST_DATABASE_URL,
-    DATABASE_SCHEMA: schema,
+    ...testDatabaseEnv(schema),
     DATABASE_POOL_MAX: '5',
     SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     SERVICE_ADMIN_TOKEN: ADMIN_TOKEN,

@@ -1,18 +1,90 @@
 /**
  * Test database: the machine's real PostgreSQL, one schema per test file, migrated, dropped after.
+ *
+ * Through a pooler (TEST_PGBOUNCER_URL, the pgbouncer tier: PgBouncer in transaction mode in front of
+ * TEST_DATABASE_URL's server) a schema cannot be chosen per connection, so each test file gets a
+ * database of the schema's name instead, whose settings (search_path and the server-side timeouts)
+ * are on the database as docs/operations.md tells operators to put them: DATABASE_URL goes through
+ * the pooler, DATABASE_SESSION_URL straight to PostgreSQL.
  */
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { initOrm, migrate, type Orm } from '../../src/db/orm.js';
+import { DEFAULT_DATABASE_TIMEOUTS, statementTimeoutMs, type DatabaseTimeouts } from '../../src/db/pg-options.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** PgBouncer in transaction mode in front of TEST_DATABASE_URL's server (scripts/pgbouncer-tier.mjs). */
+export const TEST_PGBOUNCER_URL = process.env.TEST_PGBOUNCER_URL || undefined;
 
 export interface TestDb {
   orm: Orm;
   schema: string;
   databaseUrl: string;
+  /** DATABASE_SESSION_URL when the tier runs through a pooler. */
+  sessionUrl: string | undefined;
+  /** The connection settings the process would derive from its configuration. */
+  timeouts: DatabaseTimeouts;
   close(): Promise<void>;
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** DATABASE_URL, DATABASE_SESSION_URL (through a pooler) and DATABASE_SCHEMA of a test's schema, for a process's environment. */
+export function testDatabaseEnv(schema: string): Record<string, string> {
+  if (!TEST_PGBOUNCER_URL) return { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
+  return {
+    DATABASE_URL: withDatabase(TEST_PGBOUNCER_URL, schema),
+    DATABASE_SESSION_URL: withDatabase(TEST_DATABASE_URL, schema),
+    DATABASE_SCHEMA: schema,
+    DATABASE_CONNECT_TIMEOUT_MS: String(POOLED_CONNECT_TIMEOUT_MS),
+  };
+}
+
+/**
+ * Through the pooler a login to a database it has no server connection for waits for one to be opened
+ * (a new PostgreSQL backend): on this loaded machine that took longer than the default 5 s at times.
+ */
+const POOLED_CONNECT_TIMEOUT_MS = 20_000;
+
+/** Connection settings of a test process (the defaults; through a pooler, transactionPooler). */
+export const TEST_TIMEOUTS: DatabaseTimeouts = TEST_PGBOUNCER_URL
+  ? { ...DEFAULT_DATABASE_TIMEOUTS, connectTimeoutMs: POOLED_CONNECT_TIMEOUT_MS, transactionPooler: true }
+  : DEFAULT_DATABASE_TIMEOUTS;
+
+async function direct<T>(fn: (client: pg.Client) => Promise<T>, url = TEST_DATABASE_URL): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Through a pooler: creates the test's database with its settings on it (idempotent). Without one,
+ * nothing: the process creates its schema itself.
+ */
+export async function prepareTestDatabase(schema: string): Promise<void> {
+  if (!TEST_PGBOUNCER_URL) return;
+  const t = DEFAULT_DATABASE_TIMEOUTS;
+  await direct(async (c) => {
+    const found = await c.query('select 1 from pg_database where datname = $1', [schema]);
+    if (!found.rowCount) await c.query(`CREATE DATABASE "${schema}"`);
+    // The tier drops what a failed file left behind by this mark (scripts/pgbouncer-tier.mjs).
+    const tag = process.env.TEST_PGBOUNCER_TAG;
+    if (tag) await c.query(`COMMENT ON DATABASE "${schema}" IS '${tag.replace(/'/g, "''")}'`);
+    await c.query(`ALTER DATABASE "${schema}" SET search_path = "${schema}", public`);
+    await c.query(`ALTER DATABASE "${schema}" SET statement_timeout = '${statementTimeoutMs(t.queryTimeoutMs)}ms'`);
+    await c.query(`ALTER DATABASE "${schema}" SET lock_timeout = '${t.lockTimeoutMs}ms'`);
+    await c.query(`ALTER DATABASE "${schema}" SET idle_in_transaction_session_timeout = '${t.idleInTransactionTimeoutMs}ms'`);
+  });
+  await direct((c) => c.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`), withDatabase(TEST_DATABASE_URL, schema));
 }
 
 export function uniqueName(prefix: string): string {
@@ -21,12 +93,16 @@ export function uniqueName(prefix: string): string {
 
 export async function createTestDb(prefix = 't'): Promise<TestDb> {
   const schema = uniqueName(prefix).toLowerCase();
-  const orm = await initOrm({ databaseUrl: TEST_DATABASE_URL, schema, poolMax: 5 });
+  await prepareTestDatabase(schema);
+  const env = testDatabaseEnv(schema);
+  const orm = await initOrm({ databaseUrl: env.DATABASE_URL!, sessionUrl: env.DATABASE_SESSION_URL, schema, poolMax: 5, timeouts: TEST_TIMEOUTS });
   await migrate(orm);
   return {
     orm,
     schema,
-    databaseUrl: TEST_DATABASE_URL,
+    databaseUrl: env.DATABASE_URL!,
+    sessionUrl: env.DATABASE_SESSION_URL,
+    timeouts: TEST_TIMEOUTS,
     async close() {
       await orm.close(true);
       await dropSchema(schema);
@@ -34,12 +110,10 @@ export async function createTestDb(prefix = 't'): Promise<TestDb> {
   };
 }
 
-/** Drops a test's schema and everything in it. */
+/** Drops a test's schema and everything in it (through a pooler, its database). */
 export async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await client.end();
+  // FORCE: the pooler keeps server connections to it open.
+  await direct((c) => c.query(TEST_PGBOUNCER_URL ? `DROP DATABASE IF EXISTS "${schema}" WITH (FORCE)` : `DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
 }
 
 /** Deletes every Redis key under a test's prefix (streams outlive the test otherwise). */

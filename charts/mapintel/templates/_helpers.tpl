@@ -47,7 +47,7 @@ the prefix; with serviceAccount.create=false, accounts of these names must exist
 
 {{/* True when the values give connection URLs or keys: the chart then makes the Secret holding them. */}}
 {{- define "mapintel.createSecret" -}}
-{{- if or .Values.database.url .Values.redis.url .Values.secrets.encryptionKey .Values.secrets.adminToken -}}true{{- end -}}
+{{- if or .Values.database.url .Values.redis.url .Values.secrets.encryptionKey .Values.secrets.adminToken .Values.database.sessionUrl -}}true{{- end -}}
 {{- end -}}
 
 {{/*
@@ -66,10 +66,8 @@ some of them, the chart makes it and every one must come from a value or an exis
 {{- if not (or .Values.redis.url .Values.redis.existingSecret) -}}
 {{- fail "redis.url or redis.existingSecret is required: the chart runs against an external Redis" -}}
 {{- end -}}
-{{- if not (or .Values.secrets.encryptionKey .Values.secrets.existingSecret) -}}
-{{- fail "secrets.encryptionKey or secrets.existingSecret is required (openssl rand -base64 32)" -}}
 {{- end -}}
-{{- end -}}
+{{- include "mapintel.checkEnvSecret" . -}}
 {{- end -}}
 
 {{/* Environment of every mapintel container. */}}
@@ -98,6 +96,7 @@ some of them, the chart makes it and every one must come from a value or an exis
       key: {{ if .Values.secrets.existingSecret }}{{ .Values.secrets.adminTokenKey }}{{ else }}SERVICE_ADMIN_TOKEN{{ end }}
       optional: true
 {{- end }}
+{{- include "mapintel.dayTwoEnv" . }}
 - name: DATABASE_POOL_MAX
   value: {{ .Values.database.poolMax | quote }}
 - name: DATABASE_POOL_MIN

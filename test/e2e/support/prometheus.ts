@@ -6,12 +6,26 @@
  * Kubernetes service discovery, so this file does the discovery (kubectl, every 2 s) into a file_sd file.
  */
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { NAMESPACE, RELEASE, RUN_DIR, helm, kubectlJson, until } from './cluster.js';
 
-export const PROMETHEUS_URL = 'http://127.0.0.1:19090';
+/** Where startPrometheus listens: a free loopback port chosen at start (another process may hold any fixed one). */
+let PROMETHEUS_URL = '';
+
+/** A port nothing listens on now (the listener is closed before Prometheus binds it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
 const DIR = path.join(RUN_DIR, 'prometheus');
 
 /** The chart's ServiceMonitor for this release: its Service selector and its endpoint. */
@@ -81,12 +95,14 @@ export async function startPrometheus(): Promise<void> {
     scrape_configs: [{ job_name: 'servicemonitor', metrics_path: sm.path, file_sd_configs: [{ files: [targetsFile], refresh_interval: '2s' }] }],
   };
   writeFileSync(path.join(DIR, 'prometheus.yml'), JSON.stringify(config, null, 2));
+  const port = await freePort();
+  PROMETHEUS_URL = `http://127.0.0.1:${port}`;
   const child = spawn(
     'prometheus',
     [
       `--config.file=${DIR}/prometheus.yml`,
       `--storage.tsdb.path=${DIR}/data`,
-      '--web.listen-address=127.0.0.1:19090',
+      `--web.listen-address=127.0.0.1:${port}`,
       '--storage.tsdb.retention.time=2h',
       '--log.level=warn',
     ],
