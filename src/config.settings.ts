@@ -100,6 +100,12 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'REDIS_KEY_PREFIX', meaning: 'Prefix of every Redis key this service writes', default: 'mapintel:', unit: 'string' },
   {
+    name: 'REDIS_CLUSTER',
+    meaning: 'REDIS_URL names a node of a Redis Cluster (any node; the others are discovered); a process refuses to start when this does not match the server',
+    default: 'false',
+    unit: 'boolean',
+  },
+  {
     name: 'SERVICE_ADMIN_TOKEN',
     meaning: 'Bearer token of the /api/admin surface; with the embedded default one is generated and kept under DATA_DIR',
     default: '',

@@ -30,6 +30,8 @@ export interface Config {
   embeddedPgPort: number;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
+  /** REDIS_URL names a node of a Redis Cluster. */
+  redisCluster: boolean;
   adminToken: string | undefined;
   encryptionKey: string | undefined;
   characterApiDisabled: boolean;
@@ -190,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddedPgPort: int('EMBEDDED_PG_PORT', 1, 65535),
     redisUrl,
     redisKeyPrefix: raw('REDIS_KEY_PREFIX'),
+    redisCluster: bool('REDIS_CLUSTER'),
     adminToken,
     encryptionKey,
     characterApiDisabled: bool('SERVICE_CHARACTER_API_DISABLED'),

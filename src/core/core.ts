@@ -75,7 +75,7 @@ export async function buildCore(config: Config, opts: CoreOptions): Promise<Core
     }
     let redis: RedisConnections | undefined;
     if (config.redisUrl && opts.redis !== false) {
-      redis = await RedisConnections.connect(config.redisUrl, log);
+      redis = await RedisConnections.connect(config.redisUrl, log, { cluster: config.redisCluster });
       closers.push(() => redis!.close());
     }
     const outbox = new Outbox(db.orm);
