@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { mapKey } from '../../core/redis-keys.js';
 
 /**
- * Redis names of the event transport. Every name of a map carries the map's hash tag (`{m:<id>}`), so
+ * Redis names of the event transport (the convention of src/core/redis-keys.ts). Every name of a map
+ * carries the map's hash tag (`{m:<id>}`), so
  * a map's stream and its live channel share one cluster slot (one MULTI holds both) and different maps
  * spread over the shards; every name of a partition carries the partition's (`{p:<n>}`).
  *
@@ -19,10 +21,10 @@ export class StreamKeys {
     readonly partitions = 1,
   ) {}
   map(mapId: string): string {
-    return `${this.prefix}{m:${mapId}}:events`;
+    return mapKey(this.prefix, mapId, 'events');
   }
   mapChannel(mapId: string): string {
-    return `${this.prefix}{m:${mapId}}:live`;
+    return mapKey(this.prefix, mapId, 'live');
   }
   partition(n: number): string {
     return `${this.prefix}{p:${n}}:events`;

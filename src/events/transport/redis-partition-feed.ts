@@ -72,7 +72,9 @@ export class RedisPartitionFeed implements PartitionFeed {
     this.running = false;
     clearInterval(this.poll);
     this.subscriber.destroy();
-    while (this.parts.some((p) => p.reading)) await new Promise((r) => setTimeout(r, 10));
+    // Reads under way end with their command (bounded: a command to a node that is gone may hang).
+    const deadline = Date.now() + 2_000;
+    while (this.parts.some((p) => p.reading) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   }
 
   private read(p: Partition): void {
