@@ -92,7 +92,7 @@ export class EventLayer {
    * With a `scope`, it reads only the maps of the partitions the scope holds at the time.
    */
   async consumer(name: string, scope?: PartitionScope): Promise<EventConsumer> {
-    const consumer = new DurableEventConsumer(dbOf(this.o.orm), name, await this.feed(), scope);
+    const consumer = new DurableEventConsumer(dbOf(this.o.orm), name, await this.feed(scope ? [...scope.held()] : undefined), scope);
     await consumer.register();
     this.consumers.push(consumer);
     return consumer;

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/db.js';
 import type { EventEnvelope } from '../envelope.js';
 import type { EventType } from '../catalog.js';
-import type { EventConsumer, EventFeed } from './types.js';
+import type { EventConsumer, PartitionFeed } from './types.js';
 import { Alarm } from '../alarm.js';
 import { partitionOf, partitionSql } from './keys.js';
 
@@ -47,12 +47,17 @@ export class DurableEventConsumer implements EventConsumer {
   constructor(
     private readonly db: Db,
     private readonly name: string,
-    feed: EventFeed,
+    feed: PartitionFeed,
     /** Reads only the maps of the partitions this scope holds (every map when absent). */
     private readonly scope?: PartitionScope,
   ) {
-    // A partition taken over is read from the event log first, from the positions its last holder left.
-    this.unscope = scope?.onChange(() => this.fallBehind()) ?? (() => undefined);
+    // A partition taken over is read from the event log first, from the positions its last holder left;
+    // the feed reads the held partitions only.
+    this.unscope =
+      scope?.onChange(() => {
+        this.fallBehind();
+        void feed.setPartitions([...scope.held()]).catch(() => undefined);
+      }) ?? (() => undefined);
     this.unsubscribe = feed.subscribe({
       event: (e) => {
         if (!this.mine(e.map_id)) return;

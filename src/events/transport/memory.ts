@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../envelope.js';
-import type { EventFeed, EventHistory, EventPublisher, EventTail, TailListener } from './types.js';
+import type { EventHistory, EventPublisher, EventTail, PartitionFeed, TailListener } from './types.js';
 
 /**
  * The in-process transport (no REDIS_URL): one store per process holding each map's hot history,
@@ -77,7 +77,7 @@ export class MemoryEventHistory implements EventHistory {
  * turn of their own so a subscriber never runs inside the publisher's call; the events appended in one
  * turn (one publish call) are one run, followed by `flush`.
  */
-export class MemoryEventFeed implements EventFeed {
+export class MemoryEventFeed implements PartitionFeed {
   private readonly listeners = new Set<TailListener>();
   private unfeed: (() => void) | undefined;
   private run: EventEnvelope[] = [];
@@ -112,6 +112,10 @@ export class MemoryEventFeed implements EventFeed {
   async stop(): Promise<void> {
     this.unfeed?.();
     this.unfeed = undefined;
+  }
+
+  async setPartitions(): Promise<void> {
+    // One process holds every map: there is nothing to share out.
   }
 }
 

@@ -19,12 +19,12 @@ interface Partition {
  * events (the webhook planner). Each partition's readers are woken by a sharded pub/sub message on its
  * channel and read the partition's stream from the last position (a wake-up lost costs at most
  * `pollMs`: each partition is read that often anyway). It starts at the newest entry of each partition
- * present when it starts; a read failure or a lost subscription makes a `resync` (and a position the
+ * present when it starts (a partition added later: when it is added); a read failure or a lost subscription makes a `resync` (and a position the
  * stream was trimmed past moves to its newest entry).
  */
 export class RedisPartitionFeed implements PartitionFeed {
   private readonly listeners = new Set<TailListener>();
-  private readonly parts: Partition[];
+  private parts: Partition[];
   private running = false;
   private poll: NodeJS.Timeout | undefined;
 
@@ -37,16 +37,33 @@ export class RedisPartitionFeed implements PartitionFeed {
     private readonly log: Logger,
     private readonly opts: { pollMs?: number; count?: number } = {},
   ) {
-    this.parts = partitions.map((n) => ({ n, position: '0-0', reading: false, again: false, failed: false }));
+    this.parts = partitions.map((n) => this.part(n));
+  }
+
+  private part(n: number): Partition {
+    return { n, position: '0-0', reading: false, again: false, failed: false };
+  }
+
+  private async begin(p: Partition): Promise<void> {
+    await this.subscriber.sSubscribe(this.keys.partitionChannel(p.n), () => this.read(p));
+    const newest = ((await this.reader.xRevRange(this.keys.partition(p.n), '+', '-', { COUNT: 1 })) ?? []) as unknown as StreamEntry[];
+    p.position = newest[0]?.id ?? '0-0';
+  }
+
+  async setPartitions(partitions: readonly number[]): Promise<void> {
+    const wanted = new Set(partitions);
+    const kept = this.parts.filter((p) => wanted.has(p.n));
+    for (const p of this.parts) {
+      if (!wanted.has(p.n)) await this.subscriber.sUnsubscribe(this.keys.partitionChannel(p.n)).catch(() => undefined);
+    }
+    const added = [...wanted].filter((n) => !kept.some((p) => p.n === n)).map((n) => this.part(n));
+    for (const p of added) await this.begin(p);
+    this.parts = [...kept, ...added];
   }
 
   async start(): Promise<void> {
     if (this.running) return;
-    for (const p of this.parts) {
-      await this.subscriber.sSubscribe(this.keys.partitionChannel(p.n), () => this.read(p));
-      const newest = ((await this.reader.xRevRange(this.keys.partition(p.n), '+', '-', { COUNT: 1 })) ?? []) as unknown as StreamEntry[];
-      p.position = newest[0]?.id ?? '0-0';
-    }
+    for (const p of this.parts) await this.begin(p);
     this.running = true;
     // Subscribed again after a lost connection (Redis may have restarted): each partition is checked.
     const reconnected = () => {

@@ -63,7 +63,10 @@ export interface EventTail extends EventFeed {
  * Every event of every map (of some partitions), for consumers that handle them all: it starts at the
  * newest entry present when it starts and keeps the position of the last entry it read.
  */
-export type PartitionFeed = EventFeed;
+export interface PartitionFeed extends EventFeed {
+  /** Reads these partitions from now on (a partition added starts at its newest entry). */
+  setPartitions(partitions: readonly number[]): Promise<void>;
+}
 
 /**
  * The webhook workers' read: every published event once per consumer name, at least once, with the
