@@ -26,6 +26,7 @@ import { freePort, OwnRedis } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { connectRedis, type Redis } from '../../src/core/redis.js';
+import { countedConnections } from '../../src/stream/stream-caps.redis.js';
 import { createLogger } from '../../src/log.js';
 
 const CHURN_MS = Number(process.env.STREAM_CHURN_SECONDS ?? 30) * 1000;
@@ -343,13 +344,11 @@ describe('stream caps under churn', () => {
         30_000,
         'the servers hold only the long-lived readers',
       );
-      // The caps' counts in Redis (leases not expired) come to the same within a lease period.
+      // The caps' counts in Redis (of processes whose entry has not expired) come to the same within a lease period.
       const hotKeyId = started[0]!.cli.logs().find((l) => l.msg === 'stream opened' && l.requestId === 'churn-holder-0')?.keyId;
       expect(hotKeyId).toBeDefined();
       const counts = async () => {
-        const now = Date.now();
-        const map = await inspect.zCount(`${t.config.redisKeyPrefix}stream:caps:map:${mapId}`, now, '+inf');
-        const hot = await inspect.zCount(`${t.config.redisKeyPrefix}stream:caps:key:${String(hotKeyId)}`, now, '+inf');
+        const { map, key: hot } = await countedConnections(inspect, t.config.redisKeyPrefix, mapId, String(hotKeyId));
         return { map, hot };
       };
       let agreedAfter = -1;
