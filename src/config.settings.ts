@@ -303,5 +303,12 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'days',
   },
   { name: 'EVENTS_HOT_HISTORY', meaning: 'Events kept per map in the transport (Redis stream MAXLEN ~)', default: '10000', unit: 'events' },
+  {
+    name: 'EVENTS_PARTITIONS',
+    meaning:
+      "Partition streams of the Redis transport: every event is copied to the stream of its map's partition, which the webhook workers read, each worker planning the partitions it holds; every process must use the same value",
+    default: '16',
+    unit: 'count',
+  },
   { name: 'LOG_LEVEL', meaning: 'pino log level (fatal, error, warn, info, debug, trace, silent)', default: 'info', unit: 'level' },
 ] as const;

@@ -79,6 +79,7 @@ export interface Config {
   eventsRelayPollMs: number;
   eventsRetentionDays: number;
   eventsHotHistory: number;
+  eventsPartitions: number;
   killsRetentionDays: number;
 }
 
@@ -241,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventsRelayPollMs: int('EVENTS_RELAY_POLL_MS', 10, 60_000),
     eventsRetentionDays: int('EVENTS_RETENTION_DAYS', 1, 3650),
     eventsHotHistory: int('EVENTS_HOT_HISTORY', 100, 10_000_000),
+    eventsPartitions: int('EVENTS_PARTITIONS', 1, 1024),
     killsRetentionDays: int('KILLS_RETENTION_DAYS', 1, 3650),
   };
   if (problems.length) throw new ConfigError(problems);

@@ -79,7 +79,14 @@ export async function buildCore(config: Config, opts: CoreOptions): Promise<Core
       closers.push(() => redis!.close());
     }
     const outbox = new Outbox(db.orm);
-    const events = new EventLayer({ orm: db.orm, log, redis, prefix: config.redisKeyPrefix, hotHistory: config.eventsHotHistory });
+    const events = new EventLayer({
+      orm: db.orm,
+      log,
+      redis,
+      prefix: config.redisKeyPrefix,
+      hotHistory: config.eventsHotHistory,
+      partitions: config.eventsPartitions,
+    });
     closers.push(() => events.close());
     const readiness: ReadinessCheck[] = [{ name: 'database', check: () => db.ping() }];
     if (redis) readiness.push({ name: 'redis', check: () => redis.ping() });

@@ -40,8 +40,8 @@ export interface StreamHandle extends RoleHandle {
 }
 
 /**
- * The stream role: GET /api/maps/{map_id}/events/stream on the public port. One live read of the
- * event tail per process, fanned out to its connections; connection caps shared by every stream
+ * The stream role: GET /api/maps/{map_id}/events/stream on the public port. One live read per process
+ * of the maps it has connections for (the event tail), fanned out to its connections; connection caps shared by every stream
  * process through Redis (or in-process without REDIS_URL).
  */
 export const streamRole: Role<StreamHandle> = {
@@ -50,7 +50,11 @@ export const streamRole: Role<StreamHandle> = {
     const { config, log } = core;
     const db = dbOf(core.db.orm);
     const tokens = new TokenService(db, core.secrets.adminToken, core.metrics.tokenLookups);
-    const metrics = streamMetrics(core.metrics.registry, () => caps.stats());
+    const metrics = streamMetrics(
+      core.metrics.registry,
+      () => caps.stats(),
+      () => hub.maps(),
+    );
     const limits = { perMap: config.streamMaxPerMap, perKey: config.streamMaxPerKey, perProcess: config.streamMaxPerProcess };
     const timing = capTiming(config.streamLeaseMs);
     // node-redis bounds each command with an AbortSignal.timeout (5 s by default) whose timer fires even
@@ -70,8 +74,11 @@ export const streamRole: Role<StreamHandle> = {
           },
         })
       : new MemoryStreamCaps(limits, timing);
-    const history = redis ? boundedHistory(new RedisEventHistory(redis, config.redisKeyPrefix)) : core.events.history;
-    const tail = await core.events.tail();
+    const history = redis ? boundedHistory(new RedisEventHistory(redis, core.events.keys)) : core.events.history;
+    const tail = await core.events.tail((how, events, bytes) => {
+      metrics.received.inc({ how }, events);
+      metrics.receivedBytes.inc({ how }, bytes);
+    });
     // The hub and the service refer to each other: the hub's resync replays through the service.
     const late: { service?: StreamService } = {};
     const hub = new StreamHub(tail, {

@@ -4,7 +4,7 @@
  */
 import { createClient } from 'redis';
 import { EventRelay } from '../../src/events/relay.js';
-import { RedisEventPublisher } from '../../src/events/transport/redis.js';
+import { RedisEventPublisher, StreamKeys } from '../../src/events/transport/redis.js';
 import { createLogger } from '../../src/log.js';
 import type { Redis } from '../../src/core/redis.js';
 
@@ -14,7 +14,7 @@ await redis.connect();
 const relay = new EventRelay({
   databaseUrl: env.DATABASE_URL!,
   schema: env.DATABASE_SCHEMA!,
-  publisher: new RedisEventPublisher(redis, env.PREFIX!),
+  publisher: new RedisEventPublisher(redis, new StreamKeys(env.PREFIX!)),
   log: createLogger('silent'),
   partitions: 1,
   batchSize: Number(env.BATCH ?? 50),
