@@ -6,8 +6,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createClient } from 'redis';
-import { deleteRedisPrefix, TEST_REDIS_URL, uniqueName } from '../support/db.js';
+import { connectTestRedis, deleteRedisPrefix, uniqueName } from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
 import { MemoryStreamCaps, type Admission, type CapLimits, type CapTiming, type StreamCaps } from '../../src/stream/stream-caps.js';
@@ -20,9 +19,7 @@ const clients: Redis[] = [];
 const open: StreamCaps[] = [];
 
 async function redisClient(): Promise<Redis> {
-  const c = createClient({ url: TEST_REDIS_URL }) as Redis;
-  c.on('error', () => undefined);
-  await c.connect();
+  const c = await connectTestRedis('caps-test');
   clients.push(c);
   return c;
 }
