@@ -11,7 +11,7 @@ NPM := npm --no-audit --no-fund --loglevel=error
 CLIENT_DIR := clients/typescript
 CLIENT_TYPES := $(CLIENT_DIR)/src/generated/openapi.ts
 
-.PHONY: help node install client build run serve test test-cluster test-e2e image test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator bench-hostile-bodies bench-scale clean
+.PHONY: help node install client build run serve test test-cluster test-redis-cluster test-e2e image test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator bench-hostile-bodies bench-scale clean
 help: ## list targets
 	@grep -E '^[a-z0-9-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -84,6 +84,9 @@ kube-tools: ## build kube-apiserver, kube-controller-manager and etcd, unpack ku
 test-cluster: build ## the cluster tier (chart, manifests, image, operator) on a real kube-apiserver; builds its binaries once per version
 	@node scripts/kube-tools.mjs >/dev/null || echo "!!!! Kubernetes binaries could not be built: the cluster tests will be SKIPPED"
 	node scripts/run-tests.mjs --tier cluster --project cluster
+
+test-redis-cluster: build ## the stream, caps, event, webhook and rate-limit suites on a 3-master Redis Cluster started on loopback ports, plus a master failover
+	node scripts/run-tests.mjs --tier redis-cluster --project redis-cluster
 
 image: $(NODE_DEP) ## build the Dockerfile with podman (BASE=local: on a local Debian bookworm + Node 24 base, no registry needed)
 	bash scripts/e2e/image.sh $(if $(filter local,$(BASE)),--local-base)

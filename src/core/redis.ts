@@ -19,6 +19,12 @@ export interface RedisOptions {
   failFast?: boolean;
   /** `url` names a node of a Redis Cluster; the connection discovers the others and routes by key. */
   cluster?: boolean;
+  /**
+   * On a cluster, connect to a node only when a command needs it (a blocking reader: one connection
+   * to the node of the key it reads). Otherwise every master is connected at once, so a later
+   * `node-ready` means a reconnection or a new master (a failover), never a first use.
+   */
+  lazyNodes?: boolean;
 }
 
 /** The longest wait between two reconnection attempts: a client is back at most this long after Redis is. */
@@ -60,9 +66,7 @@ export async function connectRedis(o: RedisOptions): Promise<Redis> {
       socket: tls ? { tls: true, servername: url.hostname, reconnectStrategy, connectTimeout: 5000 } : { reconnectStrategy, connectTimeout: 5000 },
       disableOfflineQueue: o.failFast ?? true,
     },
-    // Connections are made to the nodes a command needs, when it needs them: a blocking reader on one
-    // map holds one connection to that map's node, not one to every node.
-    minimizeConnections: true,
+    minimizeConnections: o.lazyNodes ?? false,
   });
   cluster.on('error', onError);
   cluster.on('node-error', onError);
@@ -178,7 +182,7 @@ export class RedisConnections {
    * whichever node owns the key each read names; keys read by one call must share a slot.
    */
   async blocking(purpose: string): Promise<Redis> {
-    const client = await connectRedis({ url: this.opts.url, log: this.opts.log, purpose, failFast: false, cluster: this.opts.cluster });
+    const client = await connectRedis({ url: this.opts.url, log: this.opts.log, purpose, failFast: false, cluster: this.opts.cluster, lazyNodes: true });
     this.dedicated.push(client);
     return client;
   }

@@ -13,7 +13,8 @@ import type { EventHistory } from '../events/transport/types.js';
 import { withDeadline } from '../deadline.js';
 import { retryFrame } from './sse-frames.js';
 import { StreamHub } from './stream-hub.js';
-import { capTiming, MemoryStreamCaps, RedisStreamCaps, type StreamCaps } from './stream-caps.js';
+import { capTiming, MemoryStreamCaps, type StreamCaps } from './stream-caps.js';
+import { RedisStreamCaps } from './stream-caps.redis.js';
 import { STREAM_PATH, StreamService } from './stream.service.js';
 import { streamMetrics } from './stream.metrics.js';
 import { RevocationSweep } from './revocation-sweep.js';
@@ -66,7 +67,7 @@ export const streamRole: Role<StreamHandle> = {
     const caps: StreamCaps = redis
       ? new RedisStreamCaps(redis, config.redisKeyPrefix, limits, timing, {
           // Each reconnection renews at once: after Redis lost its data the counts are whole again this soon.
-          reconnects: core.redis!.commands,
+          reconnects: core.redis!.reconnects,
           onLost: (count) => {
             metrics.leasesReasserted.inc(count);
             capsLog.warn({ count }, 'stream cap leases written again: Redis no longer had them (restarted or failed over without its data)');

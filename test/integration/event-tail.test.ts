@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
-import { deleteRedisPrefix, TEST_REDIS_URL, uniqueName } from '../support/db.js';
+import { deleteRedisPrefix, TEST_REDIS_CLUSTER, TEST_REDIS_URL, uniqueName } from '../support/db.js';
 import { EventLayer } from '../../src/events/event-layer.js';
 import { connectRedis, RedisConnections, type Redis } from '../../src/core/redis.js';
 import { RedisMapTail } from '../../src/events/transport/redis-map-tail.js';
@@ -34,7 +34,7 @@ const KINDS: Kind[] = ['Redis Streams', 'in-process'];
 async function layerOf(kind: Kind, partitions = 4): Promise<{ layer: EventLayer; redis: RedisConnections | undefined; prefix: string }> {
   const prefix = `${uniqueName('tail')}:`;
   prefixes.push(prefix);
-  const redis = kind === 'Redis Streams' ? await RedisConnections.connect(TEST_REDIS_URL, log) : undefined;
+  const redis = kind === 'Redis Streams' ? await RedisConnections.connect(TEST_REDIS_URL, log, { cluster: TEST_REDIS_CLUSTER }) : undefined;
   const layer = new EventLayer({ orm: undefined as unknown as Orm, log, redis, prefix, hotHistory: 1000, partitions });
   closers.push(async () => {
     await layer.close();
@@ -162,10 +162,10 @@ describe.each(KINDS)('event partition feed (%s)', (kind) => {
 
 /** A subscription connection of the test's own, and its id (to drop it with CLIENT KILL). */
 async function ownSubscriber(): Promise<{ subscriber: Redis; kill: () => Promise<void> }> {
-  const subscriber = await connectRedis({ url: TEST_REDIS_URL, purpose: 'test-tail', log, failFast: false });
+  const subscriber = await connectRedis({ url: TEST_REDIS_URL, cluster: TEST_REDIS_CLUSTER, purpose: 'test-tail', log, failFast: false });
   closers.push(async () => subscriber.destroy());
   const id = String(await subscriber.sendCommand(['CLIENT', 'ID']));
-  const killer = await connectRedis({ url: TEST_REDIS_URL, purpose: 'test-killer', log });
+  const killer = await connectRedis({ url: TEST_REDIS_URL, cluster: TEST_REDIS_CLUSTER, purpose: 'test-killer', log });
   closers.push(async () => killer.destroy());
   return { subscriber, kill: async () => void (await killer.sendCommand(['CLIENT', 'KILL', 'ID', id])) };
 }

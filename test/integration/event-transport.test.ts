@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
-import { createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
+import { createTestDb, deleteRedisPrefix, TEST_REDIS_CLUSTER, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
 import { EventLayer } from '../../src/events/event-layer.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
@@ -42,7 +42,7 @@ const KINDS: Kind[] = ['Redis Streams', 'in-process'];
 async function layerOf(kind: Kind, hotHistory = 1000): Promise<{ layer: EventLayer; redis: RedisConnections | undefined; prefix: string }> {
   const prefix = `${uniqueName('transport')}:`;
   prefixes.push(prefix);
-  const redis = kind === 'Redis Streams' ? await RedisConnections.connect(TEST_REDIS_URL, log) : undefined;
+  const redis = kind === 'Redis Streams' ? await RedisConnections.connect(TEST_REDIS_URL, log, { cluster: TEST_REDIS_CLUSTER }) : undefined;
   const layer = new EventLayer({ orm: db.orm, log, redis, prefix, hotHistory, partitions: 4 });
   closers.push(async () => {
     await layer.close();

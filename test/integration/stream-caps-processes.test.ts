@@ -30,6 +30,7 @@ beforeAll(async () => {
       DATABASE_URL: TEST_DATABASE_URL,
       DATABASE_SCHEMA: t.config.databaseSchema,
       REDIS_URL: t.config.redisUrl!,
+      ...(t.config.redisCluster ? { REDIS_CLUSTER: 'true' } : {}),
       REDIS_KEY_PREFIX: t.config.redisKeyPrefix,
       SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       SERVICE_SSE_ENABLED: 'true',

@@ -25,6 +25,11 @@ async function cli(port: number, ...args: string[]): Promise<string> {
   return stdout;
 }
 
+/** The node's server is running (started, not killed, not exited). */
+function running(node: ClusterNode): boolean {
+  return node.child !== undefined && node.child.exitCode === null && node.child.signalCode === null;
+}
+
 function field(info: string, name: string): string | undefined {
   return new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
 }
@@ -68,6 +73,13 @@ export class RedisClusterServer {
       timeout: 60_000,
     });
     await this.waitOk();
+    // A replica can take over only once it has copied its master: wait for every link to be up.
+    for (const node of this.nodes) {
+      await this.waitFor(node.port, async () => {
+        const info = await cli(node.port, 'INFO', 'replication');
+        return field(info, 'role') === 'master' || field(info, 'master_link_status') === 'up';
+      });
+    }
   }
 
   private spawnNode(node: ClusterNode): void {
@@ -91,6 +103,9 @@ export class RedisClusterServer {
         // A dead master is declared failed (and its replica promoted) within about this long.
         '--cluster-node-timeout',
         '2000',
+        // A replica takes over however long ago it last heard from its master (on a loaded machine too).
+        '--cluster-replica-validity-factor',
+        '0',
         '--appendonly',
         'no',
         '--save',
@@ -117,14 +132,14 @@ export class RedisClusterServer {
   /** Waits until every running node reports `cluster_state:ok` and sees the same number of masters with slots. */
   async waitOk(timeoutMs = 60_000): Promise<void> {
     for (const node of this.nodes) {
-      if (!node.child || node.child.exitCode !== null) continue;
+      if (!running(node)) continue;
       await this.waitFor(node.port, async () => field(await cli(node.port, 'CLUSTER', 'INFO'), 'cluster_state') === 'ok', timeoutMs);
     }
   }
 
   /** The running masters' ports, as the cluster sees them now. */
   async masters(): Promise<number[]> {
-    const alive = this.nodes.find((n) => n.child && n.child.exitCode === null)!;
+    const alive = this.nodes.find(running)!;
     const lines = (await cli(alive.port, 'CLUSTER', 'NODES')).trim().split('\n');
     return lines
       .map((l) => l.split(' '))
@@ -134,7 +149,7 @@ export class RedisClusterServer {
 
   /** The port of the master serving `key` now. */
   async masterOf(key: string): Promise<number> {
-    const alive = this.nodes.find((n) => n.child && n.child.exitCode === null)!;
+    const alive = this.nodes.find(running)!;
     const slot = Number((await cli(alive.port, 'CLUSTER', 'KEYSLOT', key)).trim());
     const lines = (await cli(alive.port, 'CLUSTER', 'NODES')).trim().split('\n');
     for (const f of lines.map((l) => l.split(' '))) {
@@ -151,10 +166,20 @@ export class RedisClusterServer {
   async kill(port: number): Promise<void> {
     const node = this.nodes.find((n) => n.port === port);
     const child = node?.child;
-    if (!node || !child || child.exitCode !== null) return;
+    if (!node || !child || !running(node)) return;
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');
     await exited;
+    node.child = undefined;
+  }
+
+  /** Starts a killed node again on its port and dir: it rejoins the cluster (as a replica once another took its slots). */
+  async restart(port: number): Promise<void> {
+    const node = this.nodes.find((n) => n.port === port);
+    if (!node) throw new Error(`no node on ${port}`);
+    this.spawnNode(node);
+    await this.waitFor(port, async () => (await cli(port, 'PING')).trim() === 'PONG');
+    await this.waitOk();
   }
 
   /** Waits until `port` no longer serves slots as a master and the cluster is ok again. */

@@ -1,16 +1,14 @@
 /**
  * A relay in a process of its own, for tests that kill it (SIGKILL) mid-batch.
- * env: DATABASE_URL, DATABASE_SCHEMA, REDIS_URL, PREFIX, BATCH.
+ * env: DATABASE_URL, DATABASE_SCHEMA, REDIS_URL, REDIS_CLUSTER, PREFIX, BATCH.
  */
-import { createClient } from 'redis';
 import { EventRelay } from '../../src/events/relay.js';
 import { RedisEventPublisher, StreamKeys } from '../../src/events/transport/redis.js';
 import { createLogger } from '../../src/log.js';
-import type { Redis } from '../../src/core/redis.js';
+import { connectRedis } from '../../src/core/redis.js';
 
 const env = process.env;
-const redis = createClient({ url: env.REDIS_URL }) as Redis;
-await redis.connect();
+const redis = await connectRedis({ url: env.REDIS_URL!, cluster: env.REDIS_CLUSTER === 'true', purpose: 'relay', log: createLogger('silent'), failFast: false });
 const relay = new EventRelay({
   databaseUrl: env.DATABASE_URL!,
   schema: env.DATABASE_SCHEMA!,
