@@ -204,25 +204,29 @@ describe('event tail of a stream process (Redis only)', () => {
     expect(seen.resyncs).toEqual([]);
   });
 
-  it('catches up from the map’s stream after its subscription connection was dropped: nothing published meanwhile is lost', async () => {
-    const { layer, redis } = await layerOf('Redis Streams');
-    const mapId = uuid();
-    const { tail, kill } = await ownTail(layer, redis!);
-    const seen = collector();
-    tail.subscribe(seen);
-    await tail.watch(mapId);
-    const evs = envelopes(mapId, 40);
-    await layer.publisher.publish(mapId, evs.slice(0, 10));
-    await waitFor(() => seen.events.length === 10);
-    await kill();
-    // Published while the subscription is gone: only the catch-up read can bring these.
-    await layer.publisher.publish(mapId, evs.slice(10, 30));
-    await waitFor(() => seen.events.length >= 30, 15_000);
-    await layer.publisher.publish(mapId, evs.slice(30));
-    await waitFor(() => seen.events.length >= 40, 15_000);
-    await settle();
-    expect(seen.events.map((e) => e.payload.n)).toEqual(evs.map((e) => e.payload.n));
-  });
+  // Dropping one connection by its id needs a single server; on a cluster the failover test covers it.
+  it.skipIf(TEST_REDIS_CLUSTER)(
+    'catches up from the map’s stream after its subscription connection was dropped: nothing published meanwhile is lost',
+    async () => {
+      const { layer, redis } = await layerOf('Redis Streams');
+      const mapId = uuid();
+      const { tail, kill } = await ownTail(layer, redis!);
+      const seen = collector();
+      tail.subscribe(seen);
+      await tail.watch(mapId);
+      const evs = envelopes(mapId, 40);
+      await layer.publisher.publish(mapId, evs.slice(0, 10));
+      await waitFor(() => seen.events.length === 10);
+      await kill();
+      // Published while the subscription is gone: only the catch-up read can bring these.
+      await layer.publisher.publish(mapId, evs.slice(10, 30));
+      await waitFor(() => seen.events.length >= 30, 15_000);
+      await layer.publisher.publish(mapId, evs.slice(30));
+      await waitFor(() => seen.events.length >= 40, 15_000);
+      await settle();
+      expect(seen.events.map((e) => e.payload.n)).toEqual(evs.map((e) => e.payload.n));
+    },
+  );
 
   it('tells subscribers to resync the map when entries after its position were trimmed before it read them', async () => {
     const { layer, redis } = await layerOf('Redis Streams');
@@ -247,7 +251,7 @@ describe('event tail of a stream process (Redis only)', () => {
   });
 });
 
-describe('event partition feed (Redis only)', () => {
+describe.skipIf(TEST_REDIS_CLUSTER)('event partition feed (Redis only)', () => {
   it('tells subscribers to resync after its subscription was lost, and reads on from the stream', async () => {
     const { layer, redis } = await layerOf('Redis Streams', 1);
     const { subscriber, kill } = await ownSubscriber();

@@ -5,7 +5,7 @@
  * Real PostgreSQL, the machine's Redis, a real relay.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
+import { createTestDb, deleteRedisPrefix, TEST_REDIS_CLUSTER, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
 import { EventLayer } from '../../src/events/event-layer.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
@@ -28,7 +28,7 @@ const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   db = await createTestDb('partitions');
-  redis = await RedisConnections.connect(TEST_REDIS_URL, log);
+  redis = await RedisConnections.connect(TEST_REDIS_URL, log, { cluster: TEST_REDIS_CLUSTER });
 });
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
