@@ -50,10 +50,14 @@ export const streamRole: Role<StreamHandle> = {
     const { config, log } = core;
     const db = dbOf(core.db.orm);
     const tokens = new TokenService(db, core.secrets.adminToken, core.metrics.tokenLookups);
+    // The hub and the service refer to each other (the hub's resync replays through the service), and
+    // the metrics read the hub.
+    const late: { service?: StreamService; hub?: StreamHub } = {};
     const metrics = streamMetrics(
       core.metrics.registry,
       () => caps.stats(),
-      () => hub.maps(),
+      // The hub is made below: a scrape before that counts no map.
+      () => late.hub?.maps() ?? 0,
     );
     const limits = { perMap: config.streamMaxPerMap, perKey: config.streamMaxPerKey, perProcess: config.streamMaxPerProcess };
     const timing = capTiming(config.streamLeaseMs);
@@ -79,8 +83,6 @@ export const streamRole: Role<StreamHandle> = {
       metrics.received.inc({ how }, events);
       metrics.receivedBytes.inc({ how }, bytes);
     });
-    // The hub and the service refer to each other: the hub's resync replays through the service.
-    const late: { service?: StreamService } = {};
     const hub = new StreamHub(tail, {
       maxBufferedBytes: config.streamMaxBufferBytes,
       maxQueued: config.streamBackfillMax,
@@ -92,6 +94,7 @@ export const streamRole: Role<StreamHandle> = {
       },
       onSlowConsumer: () => metrics.slowConsumers.inc(),
     });
+    late.hub = hub;
     hub.start();
     const service = new StreamService({
       config,
