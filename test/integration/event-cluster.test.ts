@@ -19,7 +19,7 @@ let redis: RedisConnections;
 let layer: EventLayer;
 
 beforeAll(async () => {
-  cluster = await RedisClusterServer.start({ masters: 3, replicas: 1 });
+  cluster = await RedisClusterServer.start({ masters: 3, replicas: 0 });
   redis = await RedisConnections.connect(cluster.url, log, { cluster: true });
   layer = new EventLayer({ orm: undefined as unknown as Orm, log, redis, prefix: 'cluster-events:', hotHistory: 1000, partitions: 8 });
 }, 120_000);
