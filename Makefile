@@ -11,7 +11,7 @@ NPM := npm --no-audit --no-fund --loglevel=error
 CLIENT_DIR := clients/typescript
 CLIENT_TYPES := $(CLIENT_DIR)/src/generated/openapi.ts
 
-.PHONY: help node install client build run serve test test-cluster test-pgbouncer test-e2e image test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator bench-hostile-bodies clean
+.PHONY: help node install client build run serve test test-cluster test-redis-cluster test-pgbouncer test-e2e image test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator bench-hostile-bodies bench-scale clean
 help: ## list targets
 	@grep -E '^[a-z0-9-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -85,6 +85,9 @@ test-cluster: build ## the cluster tier (chart, manifests, image, operator) on a
 	@node scripts/kube-tools.mjs >/dev/null || echo "!!!! Kubernetes binaries could not be built: the cluster tests will be SKIPPED"
 	node scripts/run-tests.mjs --tier cluster --project cluster
 
+test-redis-cluster: build ## the stream, caps, event, webhook and rate-limit suites on a 3-master Redis Cluster started on loopback ports, plus a master failover
+	node scripts/run-tests.mjs --tier redis-cluster --project redis-cluster
+
 image: $(NODE_DEP) ## build the Dockerfile with podman (BASE=local: on a local Debian bookworm + Node 24 base, no registry needed)
 	bash scripts/e2e/image.sh $(if $(filter local,$(BASE)),--local-base)
 
@@ -119,6 +122,9 @@ bench-events: build ## event pipeline benchmark (commit → relay → Redis XADD
 
 bench-hostile-bodies: build ## another client's read latency (p50/p95/p99) alone and beside four key holders sending 1 MB nested bodies within their rate limit, then beside two sending 620 KB kill imports of unknown fields (BENCH_DURATION=N seconds per phase)
 	node bench/hostile-bodies.mjs
+
+bench-scale: build ## stream scale-out on a 3-master Redis Cluster on loopback: 1, 2, 4 stream processes each serving its share of maps (deliveries/s, ratio to linear, bytes of maps not served, Redis CPU per delivery) and one process on 1 map while 8,000 events/s go to 1,000 others (its CPU, bytes received)
+	node --import tsx bench/scale.mjs
 
 bench-webhooks: build ## webhook delivery: one worker process against a local receiver (saturation, latency, a timing-out tenth, a map whose receivers stall), against a bare sign-and-POST loop
 	node bench/webhooks.mjs

@@ -1,5 +1,30 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * The suites of the redis-cluster tier (make test-redis-cluster): the stream, caps (the churn test
+ * included), event, webhook and rate-limit suites that use Redis, on a 3-master Redis Cluster started by
+ * its global setup, plus the failover test (test/redis-cluster/). Left out, each for needing one Redis
+ * server of its own that it stops, restarts or cuts (their cluster counterpart is the failover test):
+ * dependency-down, stream-resilience, webhook-faults. Suites without Redis gain nothing from it.
+ */
+const REDIS_CLUSTER_SUITES = [
+  'test/redis-cluster/**/*.test.ts',
+  'test/integration/stream.test.ts',
+  'test/integration/stream-wire.test.ts',
+  'test/integration/stream-backfill.test.ts',
+  'test/integration/stream-aborted-connects.test.ts',
+  'test/integration/stream-caps.test.ts',
+  'test/integration/stream-caps-processes.test.ts',
+  'test/integration/stream-churn.test.ts',
+  'test/integration/stream-fanout.test.ts',
+  'test/integration/event-transport.test.ts',
+  'test/integration/event-relay.test.ts',
+  'test/integration/event-tail.test.ts',
+  'test/integration/webhook-position.test.ts',
+  'test/integration/rate-limit.test.ts',
+  'test/integration/roles.test.ts',
+];
+
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
@@ -19,7 +44,7 @@ export default defineConfig({
           name: 'service',
           // The typed client package's tests run against the service like the rest (clients/typescript).
           include: ['test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/cluster/**', 'test/e2e/**', 'test/pgbouncer/**'],
+          exclude: [...configDefaults.exclude, 'test/cluster/**', 'test/e2e/**', 'test/pgbouncer/**', 'test/redis-cluster/**'],
           sequence: { groupOrder: 0 },
         },
       },
@@ -44,6 +69,16 @@ export default defineConfig({
       },
       // After the rest: a control plane per file loads the two cores, and timing-sensitive tests elsewhere should not share them with it.
       { extends: true, test: { name: 'cluster', include: ['test/cluster/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+      // make test-redis-cluster: the suites above against a Redis Cluster (TEST_REDIS_URL and TEST_REDIS_CLUSTER from its setup).
+      {
+        extends: true,
+        test: {
+          name: 'redis-cluster',
+          include: REDIS_CLUSTER_SUITES,
+          globalSetup: ['test/support/global-setup.ts', 'test/support/redis-cluster.ts'],
+          sequence: { groupOrder: 3 },
+        },
+      },
       // The chart on a real node (make test-e2e: scripts/e2e/run.mjs starts the cluster first); one file at a time, in order.
       {
         extends: true,

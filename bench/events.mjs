@@ -15,7 +15,7 @@
 //      commit to the last event read from Redis.
 //   B  latency at a fixed rate: BENCH_RATE events/s for BENCH_RATE_SECONDS, paced over the same writers.
 //      Per event: commit time (right after COMMIT returns, in the writer) → time it is read from the
-//      `<prefix>events:all` stream by an XREAD BLOCK loop that keeps the last id seen. Cross-checks: the
+//      partition streams (`<prefix>{p:<n>}:events`) by an XREAD BLOCK loop that keeps the last id seen. Cross-checks: the
 //      stream entry id's millisecond (XADD time on Redis's clock, same machine) and the relay's own
 //      histogram mapintel_events_publish_latency_seconds (from its /metrics, insert → publish).
 //   Baseline of A and B: the same writers and pacing, each event = one INSERT into a plain table with the

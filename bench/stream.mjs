@@ -7,8 +7,8 @@
 //       .cache/bin/ on first use (bench/build-centrifugo.mjs): uni-directional SSE, its Redis engine
 //       on a key prefix of its own with history on, a JWT naming the client's channel (one per map), fed
 //       through its server API (/api/batch). When it cannot be built the bench says so and goes on.
-// Events reach the product through Redis: this script XADDs them to the all-events stream at the set
-// rate, each carrying `sent_at` (publish time, ms); Centrifugo gets the same envelopes at the same rate.
+// Events reach the product through Redis: this script publishes them with the product's own publisher
+// (map streams and channels, as the relay does) at the set rate, each carrying `sent_at` (publish time, ms); Centrifugo gets the same envelopes at the same rate.
 //
 //   BENCH_DATABASE_URL   database to (re)create and seed    postgres://postgres@127.0.0.1:5432/mapintel_bench_stream
 //   BENCH_REDIS_URL      Redis                                redis://127.0.0.1:6379

@@ -2,6 +2,7 @@ import { ConfigError } from './config.js';
 import { EmbeddedPostgresError } from './db/embedded.js';
 import { PendingMigrationsError } from './core/core.js';
 import { RoleSelectionError } from './roles/registry.js';
+import { RedisModeError } from './core/redis.js';
 
 /** How a failed command ends: one line with the cause, maybe a hint, and an exit code. */
 export interface Failure {
@@ -34,6 +35,7 @@ export function describeFailure(err: unknown): Failure {
   if (err instanceof RoleSelectionError) return { line: `error: ${err.message}`, hint: undefined, exitCode: 2 };
   if (err instanceof EmbeddedPostgresError) return { line: `error: ${err.message}`, hint: err.hint, exitCode: 1 };
   if (err instanceof PendingMigrationsError) return { line: `error: ${err.message}`, hint: undefined, exitCode: 1 };
+  if (err instanceof RedisModeError) return { line: `error: ${err.message}`, hint: 'settings are listed in docs/configuration.md', exitCode: 2 };
   const message = messageOf(err).split('\n')[0]!.trim();
   const code = codeOf(err);
   const port = err && typeof err === 'object' ? (err as { port?: unknown }).port : undefined;

@@ -128,6 +128,12 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'REDIS_KEY_PREFIX', meaning: 'Prefix of every Redis key this service writes', default: 'mapintel:', unit: 'string' },
   {
+    name: 'REDIS_CLUSTER',
+    meaning: 'REDIS_URL names a node of a Redis Cluster (any node; the others are discovered); a process refuses to start when this does not match the server',
+    default: 'false',
+    unit: 'boolean',
+  },
+  {
     name: 'SERVICE_ADMIN_TOKEN',
     meaning: 'Bearer token of the /api/admin surface; with the embedded default one is generated and kept under DATA_DIR',
     default: '',
@@ -339,5 +345,12 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'days',
   },
   { name: 'EVENTS_HOT_HISTORY', meaning: 'Events kept per map in the transport (Redis stream MAXLEN ~)', default: '10000', unit: 'events' },
+  {
+    name: 'EVENTS_PARTITIONS',
+    meaning:
+      "Partition streams of the Redis transport: every event is copied to the stream of its map's partition, which the webhook workers read, each worker planning the partitions it holds; every process must use the same value",
+    default: '16',
+    unit: 'count',
+  },
   { name: 'LOG_LEVEL', meaning: 'pino log level (fatal, error, warn, info, debug, trace, silent)', default: 'info', unit: 'level' },
 ] as const;

@@ -39,6 +39,8 @@ export interface Config {
   embeddedPgPort: number;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
+  /** REDIS_URL names a node of a Redis Cluster. */
+  redisCluster: boolean;
   adminToken: string | undefined;
   encryptionKey: string | undefined;
   characterApiDisabled: boolean;
@@ -88,6 +90,7 @@ export interface Config {
   eventsRelayPollMs: number;
   eventsRetentionDays: number;
   eventsHotHistory: number;
+  eventsPartitions: number;
   killsRetentionDays: number;
 }
 
@@ -227,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddedPgPort: int('EMBEDDED_PG_PORT', 1, 65535),
     redisUrl,
     redisKeyPrefix: raw('REDIS_KEY_PREFIX'),
+    redisCluster: bool('REDIS_CLUSTER'),
     adminToken,
     encryptionKey,
     characterApiDisabled: bool('SERVICE_CHARACTER_API_DISABLED'),
@@ -278,6 +282,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventsRelayPollMs: int('EVENTS_RELAY_POLL_MS', 10, 60_000),
     eventsRetentionDays: int('EVENTS_RETENTION_DAYS', 1, 3650),
     eventsHotHistory: int('EVENTS_HOT_HISTORY', 100, 10_000_000),
+    eventsPartitions: int('EVENTS_PARTITIONS', 1, 1024),
     killsRetentionDays: int('KILLS_RETENTION_DAYS', 1, 3650),
   };
   if (problems.length) throw new ConfigError(problems);

@@ -35,7 +35,7 @@ export function cpuSince(s, relayPid, pgPids, events) {
 }
 
 /**
- * One XREAD BLOCK loop over the product's all-stream and the baseline stream, keeping the last id of each
+ * One XREAD BLOCK loop over the product's partition streams and the baseline stream, keeping the last id of each
  * (re-issuing XREAD with `$` would lose entries added between calls). Records receipt time and XADD time.
  */
 export class StreamReader {

@@ -9,6 +9,9 @@ import { createClient } from 'redis';
 import { deleteKeys, freePort, intEnv, recreateDatabase, seedSolarSystem, sleep, SOLAR_SYSTEM, startChild, SYSTEM_NAME, waitReady } from '../support.mjs';
 import { log, ROOT, StreamReader } from './measure.mjs';
 
+/** Partition streams of the product's transport (EVENTS_PARTITIONS of the relay process). */
+const EVENT_PARTITIONS = 16;
+
 /** Every BENCH_* setting read before the run starts (BENCH_BATCH is read with the workload). */
 export function readSettings() {
   const databaseUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/mapintel_bench_events';
@@ -125,9 +128,10 @@ export async function setUp(ctx) {
   ctx.notify = true;
   log(`seeded ${mapCount} maps through AdminService/MapContentService; Redis prefix ${prefix}${ctx.notify ? '' : '; NOTIFY trigger DISABLED (diagnostic)'}`);
 
-  ctx.allKey = `${prefix}events:all`;
+  // The relay copies each event to its map's partition stream: the reader reads them all (one node here).
+  ctx.partitionKeys = Array.from({ length: EVENT_PARTITIONS }, (_, n) => `${prefix}{p:${n}}:events`);
   ctx.baselineKey = `${prefix}baseline:all`;
-  const reader = new StreamReader(readerRedis, { all: ctx.allKey, baseline: ctx.baselineKey });
+  const reader = new StreamReader(readerRedis, { ...Object.fromEntries(ctx.partitionKeys.map((k, n) => [`p${n}`, k])), baseline: ctx.baselineKey });
   ctx.reader = reader;
   reader.start();
   ctx.closers.push(() => reader.stop());
@@ -163,6 +167,7 @@ export async function startRelay(ctx) {
         SERVICE_METRICS_PUBLIC: 'true',
         REDIS_URL: redisUrl,
         REDIS_KEY_PREFIX: prefix,
+        EVENTS_PARTITIONS: String(EVENT_PARTITIONS),
         EVENTS_RELAY_ENABLED: 'true',
       },
       { cwd: ROOT, port },
@@ -191,6 +196,7 @@ export async function startRelay(ctx) {
       OPS_PORT: '0',
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: prefix,
+      EVENTS_PARTITIONS: String(EVENT_PARTITIONS),
       EVENTS_RELAY_ENABLED: 'true',
     });
     const serving = await serve(relayConfig, { roles: [apiRole], logger: createLogger('warn') });

@@ -6,9 +6,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deleteKeys, freePort, startChild, waitReady } from '../support.mjs';
 import { CENTRIFUGO_VERSION, ensureCentrifugo } from '../build-centrifugo.mjs';
-import { DIST, envelope, jwt, log, MAPS, redisUrl, ROOT, STREAM_NODE_OPTIONS } from './settings.mjs';
+import { dist, DIST, envelope, jwt, log, MAPS, redisUrl, ROOT, STREAM_NODE_OPTIONS } from './settings.mjs';
 
-/** The product (`node dist/cli.js serve --roles stream`); its events are XADDed to the all-events stream. */
+/** The product (`node dist/cli.js serve --roles stream`); its events are published through the product's own Redis publisher. */
 export async function startProduct(ctx) {
   const { env, prefix, redis, maps, nextId, closers, peers } = ctx;
   const productPort = await freePort();
@@ -44,24 +44,23 @@ export async function startProduct(ctx) {
     { cwd: ROOT, port: productPort },
   );
   closers.push(() => product.stop());
-  // The product's events: XADD to the all-events stream, spread over the maps, each with sent_at.
+  // The product's events, spread over the maps, each with sent_at: published as the relay does (each map's
+  // stream and channel, and its partition's stream).
+  const { RedisEventPublisher, StreamKeys } = await dist('events/transport/redis.js');
+  const publisherOf = new RedisEventPublisher(redis, new StreamKeys(prefix, 16), 10_000);
   let rate = 0;
   let seq = 0;
+  let publishing = Promise.resolve();
   const publisher = setInterval(() => {
     const count = Math.round(rate / 100);
     if (!count) return;
-    const multi = redis.multi();
+    const byMap = new Map();
     for (let i = 0; i < count; i++) {
       const map = maps[seq++ % maps.length];
-      const e = envelope(nextId, map.id);
-      multi.xAdd(
-        `${prefix}events:all`,
-        '*',
-        { id: e.id, map_id: map.id, type: e.type, envelope: JSON.stringify(e) },
-        { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: 100_000 } },
-      );
+      byMap.set(map.id, [...(byMap.get(map.id) ?? []), envelope(nextId, map.id)]);
     }
-    void multi.exec();
+    // One round after another, as one relay publishes: a map's publishes never overlap.
+    publishing = publishing.then(() => Promise.all([...byMap].map(([mapId, events]) => publisherOf.publish(mapId, events).catch(() => publisherOf.forget()))));
   }, 10);
   closers.push(async () => clearInterval(publisher));
   peers.set('product', {

@@ -82,11 +82,21 @@ export async function buildCore(config: Config, opts: CoreOptions): Promise<Core
     }
     let redis: RedisConnections | undefined;
     if (config.redisUrl && opts.redis !== false) {
-      redis = await RedisConnections.connect(config.redisUrl, log, config.redisCaFile ? readFileSync(config.redisCaFile, 'utf8') : undefined);
+      redis = await RedisConnections.connect(config.redisUrl, log, {
+        cluster: config.redisCluster,
+        ...(config.redisCaFile ? { ca: readFileSync(config.redisCaFile, 'utf8') } : {}),
+      });
       closers.push(() => redis!.close());
     }
     const outbox = new Outbox(db.orm);
-    const events = new EventLayer({ orm: db.orm, log, redis, prefix: config.redisKeyPrefix, hotHistory: config.eventsHotHistory });
+    const events = new EventLayer({
+      orm: db.orm,
+      log,
+      redis,
+      prefix: config.redisKeyPrefix,
+      hotHistory: config.eventsHotHistory,
+      partitions: config.eventsPartitions,
+    });
     closers.push(() => events.close());
     const readiness: ReadinessCheck[] = [{ name: 'database', check: () => db.ping() }];
     if (redis) readiness.push({ name: 'redis', check: () => redis.ping() });

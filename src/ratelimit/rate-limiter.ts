@@ -1,7 +1,7 @@
 import type { RequestHandler, Request as ExRequest } from 'express';
 import { rateLimit, ipKeyGenerator, MemoryStore, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
-import type { RedisClientType } from 'redis';
+import { isClusterConnection, sendKeyed, type Redis } from '../core/redis.js';
 import { hashToken } from '../crypto.js';
 import { AppError, errorBody } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -72,20 +72,17 @@ function bucketChooser(tokens: TokenService, store: Store, limit: number): (req:
  * `Retry-After` on 429. With Redis the counters are shared by every process, and kept in-process
  * while Redis is unreachable (FallbackStore); without Redis, in-process.
  */
-export function createRateLimiter(opts: {
-  limitPerMinute: number;
-  redis?: RedisClientType<any, any, any, any, any>;
-  prefix: string;
-  tokens: TokenService;
-  log?: Logger;
-}): RateLimiter {
+export function createRateLimiter(opts: { limitPerMinute: number; redis?: Redis; prefix: string; tokens: TokenService; log?: Logger }): RateLimiter {
   const redis = opts.redis;
   const store: Store = redis
     ? new FallbackStore(
-        new RedisStore({
-          prefix: `${opts.prefix}rl:`,
-          sendCommand: (...args: string[]) => redis.sendCommand(args) as never,
-        }),
+        new RedisStore(
+          // Each bucket is one key, one command at a time: on a Redis Cluster the buckets spread over
+          // the shards, routed by key (the store loads its scripts on the node of the key it runs them on).
+          isClusterConnection(redis)
+            ? { prefix: `${opts.prefix}rl:`, sendCommandCluster: ({ key, command }) => sendKeyed(redis, key, command) as never }
+            : { prefix: `${opts.prefix}rl:`, sendCommand: (...args: string[]) => redis.sendCommand(args) as never },
+        ),
         () => redis.isReady,
         opts.log,
       )

@@ -1,66 +1,165 @@
 /**
- * The stream caps' Lua scripts (src/stream/stream-caps.ts): admission and renewal, each one atomic
- * step in Redis.
+ * The stream caps' Lua scripts (src/stream/stream-caps.redis.ts): admission, renewal and release,
+ * each one atomic step in Redis on the keys of one map, which share the map's hash tag (one slot of a
+ * Redis Cluster; src/core/redis-keys.ts):
+ *
+ *   holders     sorted set: the id of each process holding connections of the map, scored by the
+ *               expiry of its entry (renewed once per renewal period, whatever its connections)
+ *   counts      hash: `n:<process>` its connections of the map, `k:<process>:<key id>` those of one
+ *               API key (a key belongs to one map), `epoch` the map's epoch
+ *   recovering  set while the map's counts are being written back after Redis lost them
+ *
+ * A process's counts count while its entry lives: a process that dies stops renewing, its entry
+ * expires and the next admission drops its fields. Redis holds the counts, the processes hold the
+ * truth: a renewal that finds its entry gone or the map's epoch changed (Redis lost the map's keys)
+ * writes its counts again (never below what Redis has: admissions in flight stay counted).
  */
 
+/** Drops the fields of processes whose entry expired (KEYS[1] holders, KEYS[2] counts; ARGV[1] now). */
+const PRUNE = `
+local dead = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if #dead > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+  local gone = {}
+  for _, d in ipairs(dead) do gone[d] = true end
+  local drop = {}
+  for _, f in ipairs(redis.call('HKEYS', KEYS[2])) do
+    local owner = string.match(f, '^[nk]:([^:]+)')
+    if owner and gone[owner] then drop[#drop + 1] = f end
+  end
+  if #drop > 0 then redis.call('HDEL', KEYS[2], unpack(drop)) end
+end
+`;
+
 /**
- * KEYS[1] map set, KEYS[2] key set, KEYS[3] epoch, KEYS[4] recovery window.
- * ARGV: now, expiry, lease id, map cap, key cap, sets' ttl (ms), the epoch this process knows ('' for
- * none), a new epoch, recovery window (ms), '1' when this process holds other leases.
- * Each set holds lease ids scored by expiry; expired ones are dropped before counting.
+ * KEYS[1] holders, KEYS[2] counts, KEYS[3] recovering.
+ * ARGV: now, expiry, process id, key id, map cap, key cap, keys' ttl (ms), the map's epoch this
+ * process knows ('' for none), a new epoch, recovery window (ms), '1' when this process's Redis
+ * connection came back within the recovery window, this process's admitted connections of the map
+ * and of the key (its truth: never counted below them).
  * Returns {verdict, epoch, wait}: 0 admitted, 1 map full, 2 key full, 3 recovering (wait ms).
  *
- * The epoch is made by the first process to use the caps and lives as long as Redis keeps its data:
- * a process that knew one and finds it gone (or replaced while it holds leases) knows the leases were
- * lost, and opens the recovery window. A process that never saw one (it started while Redis was
- * being replaced) cannot tell a new deployment from a loss; the holders see it at their next renewal.
+ * A process that knew the map's epoch and finds it gone or replaced knows Redis lost the map's counts,
+ * and opens the recovery window; so does one whose connection just came back and finds no epoch (the
+ * holders may not have written theirs yet). A process that never saw the map and was not cut off
+ * takes a missing epoch for a map nobody holds.
  */
 export const ADMIT = `
-local epoch = redis.call('GET', KEYS[3])
+local epoch = redis.call('HGET', KEYS[2], 'epoch')
 if not epoch then
-  redis.call('SET', KEYS[3], ARGV[8])
-  epoch = ARGV[8]
-  if ARGV[7] ~= '' then redis.call('SET', KEYS[4], '1', 'PX', ARGV[9]) end
-elseif ARGV[7] ~= '' and epoch ~= ARGV[7] and ARGV[10] == '1' then
-  redis.call('SET', KEYS[4], '1', 'PX', ARGV[9])
+  epoch = ARGV[9]
+  redis.call('HSET', KEYS[2], 'epoch', epoch)
+  if ARGV[8] ~= '' or ARGV[11] == '1' then redis.call('SET', KEYS[3], '1', 'PX', ARGV[10]) end
+elseif ARGV[8] ~= '' and epoch ~= ARGV[8] then
+  redis.call('SET', KEYS[3], '1', 'PX', ARGV[10])
 end
-local wait = redis.call('PTTL', KEYS[4])
+local wait = redis.call('PTTL', KEYS[3])
 if wait > 0 then return {3, epoch, wait} end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return {1, epoch, 0} end
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return {2, epoch, 0} end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
-redis.call('PEXPIRE', KEYS[2], ARGV[6])
+${PRUNE}
+local me = ARGV[3]
+local key = ARGV[4]
+local live = redis.call('ZRANGE', KEYS[1], 0, -1)
+local fields = {'n:' .. me, 'k:' .. me .. ':' .. key}
+for _, q in ipairs(live) do
+  if q ~= me then
+    fields[#fields + 1] = 'n:' .. q
+    fields[#fields + 1] = 'k:' .. q .. ':' .. key
+  end
+end
+local values = redis.call('HMGET', KEYS[2], unpack(fields))
+local mine = math.max(tonumber(values[1]) or 0, tonumber(ARGV[12]))
+local mineKey = math.max(tonumber(values[2]) or 0, tonumber(ARGV[13]))
+local n, k = mine, mineKey
+for i = 3, #values, 2 do
+  n = n + (tonumber(values[i]) or 0)
+  k = k + (tonumber(values[i + 1]) or 0)
+end
+if n >= tonumber(ARGV[5]) then return {1, epoch, 0} end
+if k >= tonumber(ARGV[6]) then return {2, epoch, 0} end
+redis.call('HSET', KEYS[2], fields[1], mine + 1, fields[2], mineKey + 1)
+redis.call('ZADD', KEYS[1], ARGV[2], me)
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+redis.call('PEXPIRE', KEYS[2], ARGV[7])
 return {0, epoch, 0}
 `;
 
 /**
- * KEYS[1] epoch, KEYS[2] recovery window, then pairs of sets. ARGV: expiry, sets' ttl (ms), the epoch
- * this process knows, a new epoch, recovery window (ms), then the lease ids (one per pair).
- * Writes every lease again, whether Redis still had it or not (a live connection keeps its slot, even
- * past a cap: nothing is shed), and keeps its sets alive. Returns {epoch, leases Redis had lost}.
+ * KEYS[1] holders, KEYS[2] counts, KEYS[3] recovering. ARGV: process id, expiry, keys' ttl (ms), the
+ * map's epoch this process knows, a new epoch, recovery window (ms), its admitted connections of the
+ * map, then pairs of key id and its connections.
+ * Renews the process's entry, and keeps the map's keys alive: four commands however many connections.
+ * When the entry was gone or the epoch changed it writes the process's counts again (not below what
+ * Redis has) and, for a changed epoch, opens the recovery window. Returns {epoch, connections Redis
+ * had lost}.
  */
 export const RENEW = `
-local epoch = redis.call('GET', KEYS[1])
+local epoch = redis.call('HGET', KEYS[2], 'epoch')
 local changed = false
 if not epoch then
-  redis.call('SET', KEYS[1], ARGV[4])
-  epoch = ARGV[4]
+  epoch = ARGV[5]
+  redis.call('HSET', KEYS[2], 'epoch', epoch)
   changed = true
-elseif epoch ~= ARGV[3] then
+elseif epoch ~= ARGV[4] then
   changed = true
 end
+local added = redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 local lost = 0
-for i = 3, #KEYS, 2 do
-  local id = ARGV[(i - 3) / 2 + 6]
-  local added = redis.call('ZADD', KEYS[i], ARGV[1], id) + redis.call('ZADD', KEYS[i + 1], ARGV[1], id)
-  if added > 0 then lost = lost + 1 end
-  redis.call('PEXPIRE', KEYS[i], ARGV[2])
-  redis.call('PEXPIRE', KEYS[i + 1], ARGV[2])
+if changed or added > 0 then
+  local me = ARGV[1]
+  local fields = {'n:' .. me}
+  local want = {tonumber(ARGV[7])}
+  for i = 8, #ARGV, 2 do
+    fields[#fields + 1] = 'k:' .. me .. ':' .. ARGV[i]
+    want[#want + 1] = tonumber(ARGV[i + 1])
+  end
+  local have = redis.call('HMGET', KEYS[2], unpack(fields))
+  local set = {}
+  for i, f in ipairs(fields) do
+    local h = tonumber(have[i]) or 0
+    if h < want[i] then
+      set[#set + 1] = f
+      set[#set + 1] = want[i]
+      if i == 1 then lost = want[i] - h end
+    end
+  end
+  if #set > 0 then redis.call('HSET', KEYS[2], unpack(set)) end
 end
-if changed or lost > 0 then redis.call('SET', KEYS[2], '1', 'PX', ARGV[5]) end
+if changed then redis.call('SET', KEYS[3], '1', 'PX', ARGV[6]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return {epoch, lost}
+`;
+
+/**
+ * KEYS[1] holders, KEYS[2] counts. ARGV: process id, key id, the process's connections of the map
+ * left after this one. Gives one connection's slot back; a process with none left leaves the holders.
+ * A count Redis no longer had (it lost the map's keys) is not taken below zero: the holder's next
+ * renewal writes it again, and the entry stays while the process has connections of the map.
+ */
+export const RELEASE = `
+local me = ARGV[1]
+local kf = 'k:' .. me .. ':' .. ARGV[2]
+if redis.call('HINCRBY', KEYS[2], kf, -1) <= 0 then redis.call('HDEL', KEYS[2], kf) end
+if ARGV[3] == '0' then
+  redis.call('HDEL', KEYS[2], 'n:' .. me)
+  redis.call('ZREM', KEYS[1], me)
+elseif redis.call('HINCRBY', KEYS[2], 'n:' .. me, -1) < 0 then
+  redis.call('HDEL', KEYS[2], 'n:' .. me)
+end
+return 1
+`;
+
+/**
+ * KEYS[1] holders, KEYS[2] counts. ARGV: now, key id ('' for none). The connections of the map and of
+ * the key that Redis counts now (processes whose entry expired left out): for metrics and tests.
+ */
+export const COUNT = `
+local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')
+local n, k = 0, 0
+for _, q in ipairs(live) do
+  local v = redis.call('HMGET', KEYS[2], 'n:' .. q, 'k:' .. q .. ':' .. ARGV[2])
+  n = n + (tonumber(v[1]) or 0)
+  k = k + (tonumber(v[2]) or 0)
+end
+return {n, k}
 `;

@@ -5,8 +5,11 @@
  * each connection in one write, so a connection costs one write per read, not one per event: a
  * process that falls behind reads bigger runs and catches up with fewer writes.
  *
- * The seam with backfill: a connection joins while still backfilling; live events of its map are
- * queued for it meanwhile, and when its backfill is written the queue is flushed, skipping ids it has
+ * A connection's map is watched on the tail while the connection is here: the process receives the
+ * events of the maps it has connections for, and of no other.
+ *
+ * The seam with backfill: a connection joins while still backfilling, once its map is watched; live
+ * events of its map are queued for it meanwhile, and when its backfill is written the queue is flushed, skipping ids it has
  * already sent. Nothing is lost between the two and nothing is sent twice.
  */
 import type { EventEnvelope } from '../events/envelope.js';
@@ -40,6 +43,8 @@ interface Member {
   pending: SharedFrame[];
   /** The tail resynced while this connection was backfilling: it backfills again before going live. */
   resyncDue: boolean;
+  /** The map's watch on the tail: settled once its live events reach this hub; the watch is this member's to end. */
+  watched: Promise<boolean>;
 }
 
 export interface HubOptions {
@@ -71,7 +76,7 @@ export class StreamHub {
   ) {}
 
   start(): void {
-    this.unsubscribe ??= this.tail.subscribe({ event: (e) => this.deliver(e), flush: () => this.flush(), resync: () => this.resyncAll() });
+    this.unsubscribe ??= this.tail.subscribe({ event: (e) => this.deliver(e), flush: () => this.flush(), resync: (mapId) => this.resyncAll(mapId) });
   }
 
   stop(): void {
@@ -84,14 +89,26 @@ export class StreamHub {
     return this.members.size;
   }
 
+  /** Maps with connections in this process (the maps its tail watches). */
+  maps(): number {
+    return this.byMap.size;
+  }
+
   /** Every connection (for shutdown and revocation). */
   sinks(): StreamSink[] {
     return [...this.members.keys()];
   }
 
-  /** Adds a connection that is about to backfill from `lastId`; live events are queued for it. */
+  /**
+   * Adds a connection that is about to backfill from `lastId`; live events are queued for it. Its
+   * backfill starts once `watching` resolves: every later event of its map reaches the hub.
+   */
   join(sink: StreamSink, lastId: string | null): void {
-    const member: Member = { sink, lastId, queue: [], pending: [], resyncDue: false };
+    const watched = this.tail.watch(sink.mapId).then(
+      () => true,
+      () => false,
+    );
+    const member: Member = { sink, lastId, queue: [], pending: [], resyncDue: false, watched };
     this.members.set(sink, member);
     let set = this.byMap.get(sink.mapId);
     if (!set) {
@@ -99,6 +116,12 @@ export class StreamHub {
       this.byMap.set(sink.mapId, set);
     }
     set.add(member);
+  }
+
+  /** Resolves once the connection's map is watched; rejects when the tail could not watch it. */
+  async watching(sink: StreamSink): Promise<void> {
+    const m = this.members.get(sink);
+    if (m && !(await m.watched)) throw new Error(`the event tail could not watch map ${sink.mapId}`);
   }
 
   /** Records a backfilled event as sent (the owner wrote its frame). */
@@ -151,6 +174,7 @@ export class StreamHub {
     const m = this.members.get(sink);
     if (!m) return;
     this.members.delete(sink);
+    void m.watched.then((ok) => ok && this.tail.unwatch(sink.mapId));
     const set = this.byMap.get(sink.mapId);
     set?.delete(m);
     if (set && set.size === 0) this.byMap.delete(sink.mapId);
@@ -223,9 +247,11 @@ export class StreamHub {
     m.sink.close('slow_consumer');
   }
 
-  private resyncAll(): void {
+  /** The tail may have missed events of `mapId` (of every map when absent). */
+  private resyncAll(mapId?: string): void {
     this.flush();
-    for (const m of this.members.values()) {
+    const members = mapId === undefined ? this.members.values() : (this.byMap.get(mapId) ?? new Set<Member>()).values();
+    for (const m of members) {
       if (m.queue !== null) {
         m.resyncDue = true;
         continue;

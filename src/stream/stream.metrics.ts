@@ -14,10 +14,16 @@ export interface StreamMetrics {
   leases: Gauge;
   leasesInRedis: Gauge;
   leasesReasserted: Counter;
+  received: Counter<'how'>;
+  receivedBytes: Counter<'how'>;
+  mapsWatched: Gauge;
 }
 
-/** `leases` reads the caps' own view of this process's leases when the metrics are scraped. */
-export function streamMetrics(registry: Registry, leases: () => LeaseStats): StreamMetrics {
+/**
+ * `leases` reads the caps' own view of this process's leases when the metrics are scraped; `maps` the
+ * number of maps the process's tail watches.
+ */
+export function streamMetrics(registry: Registry, leases: () => LeaseStats, maps: () => number = () => 0): StreamMetrics {
   const m: StreamMetrics = {
     clients: new Gauge({ name: 'mapintel_stream_clients', help: 'Stream connections open in this process', registers: [registry] }),
     admissions: new Counter({
@@ -72,10 +78,34 @@ export function streamMetrics(registry: Registry, leases: () => LeaseStats): Str
       help: 'Leases of live connections written again because Redis no longer had them (Redis restarted or failed over without its data)',
       registers: [registry],
     }),
+    received: new Counter({
+      name: 'mapintel_stream_redis_events_received_total',
+      help: 'Events this process received from Redis, by how (live: a map channel message; catch_up: a read of a map stream after a gap or a reconnection); only those of maps it has connections for',
+      labelNames: ['how'],
+      registers: [registry],
+    }),
+    receivedBytes: new Counter({
+      name: 'mapintel_stream_redis_received_bytes_total',
+      help: 'Bytes of the events this process received from Redis (message or entry payloads), by how',
+      labelNames: ['how'],
+      registers: [registry],
+    }),
+    mapsWatched: new Gauge({
+      name: 'mapintel_stream_maps_watched',
+      help: 'Maps whose events this process receives: those it has stream connections for',
+      registers: [registry],
+      collect() {
+        this.set(maps());
+      },
+    }),
   };
   // Every known label value from the start, at 0: a dashboard panel or an alert over them has a series
   // (a rate of 0) before the first close or refusal, instead of no data.
   for (const reason of ['slow_consumer', 'resync_failed', 'shutdown', 'revoked']) m.closed.inc({ reason }, 0);
+  for (const how of ['live', 'catch_up']) {
+    m.received.inc({ how }, 0);
+    m.receivedBytes.inc({ how }, 0);
+  }
   for (const result of ['admitted', 'map_stream_limit', 'key_stream_limit', 'server_stream_limit', 'caps_recovering']) m.admissions.inc({ result }, 0);
   return m;
 }

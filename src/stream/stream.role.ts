@@ -14,7 +14,8 @@ import type { EventHistory } from '../events/transport/types.js';
 import { withDeadline } from '../deadline.js';
 import { retryFrame } from './sse-frames.js';
 import { StreamHub } from './stream-hub.js';
-import { capTiming, MemoryStreamCaps, RedisStreamCaps, type StreamCaps } from './stream-caps.js';
+import { capTiming, MemoryStreamCaps, type StreamCaps } from './stream-caps.js';
+import { RedisStreamCaps } from './stream-caps.redis.js';
 import { STREAM_PATH, StreamService } from './stream.service.js';
 import { streamMetrics } from './stream.metrics.js';
 import { RevocationSweep } from './revocation-sweep.js';
@@ -40,8 +41,8 @@ export interface StreamHandle extends RoleHandle {
 }
 
 /**
- * The stream role: GET /api/maps/{map_id}/events/stream on the public port. One live read of the
- * event tail per process, fanned out to its connections; connection caps shared by every stream
+ * The stream role: GET /api/maps/{map_id}/events/stream on the public port. One live read per process
+ * of the maps it has connections for (the event tail), fanned out to its connections; connection caps shared by every stream
  * process through Redis (or in-process without REDIS_URL).
  */
 /** How often a stream process reads new webhook notices. */
@@ -53,7 +54,15 @@ export const streamRole: Role<StreamHandle> = {
     const { config, log } = core;
     const db = dbOf(core.db.orm);
     const tokens = new TokenService(db, core.secrets.adminToken, core.metrics.tokenLookups);
-    const metrics = streamMetrics(core.metrics.registry, () => caps.stats());
+    // The hub and the service refer to each other (the hub's resync replays through the service), and
+    // the metrics read the hub.
+    const late: { service?: StreamService; hub?: StreamHub } = {};
+    const metrics = streamMetrics(
+      core.metrics.registry,
+      () => caps.stats(),
+      // The hub is made below: a scrape before that counts no map.
+      () => late.hub?.maps() ?? 0,
+    );
     const limits = { perMap: config.streamMaxPerMap, perKey: config.streamMaxPerKey, perProcess: config.streamMaxPerProcess };
     const timing = capTiming(config.streamLeaseMs);
     // node-redis bounds each command with an AbortSignal.timeout (5 s by default) whose timer fires even
@@ -66,17 +75,18 @@ export const streamRole: Role<StreamHandle> = {
     const caps: StreamCaps = redis
       ? new RedisStreamCaps(redis, config.redisKeyPrefix, limits, timing, {
           // Each reconnection renews at once: after Redis lost its data the counts are whole again this soon.
-          reconnects: core.redis!.commands,
+          reconnects: core.redis!.reconnects,
           onLost: (count) => {
             metrics.leasesReasserted.inc(count);
             capsLog.warn({ count }, 'stream cap leases written again: Redis no longer had them (restarted or failed over without its data)');
           },
         })
       : new MemoryStreamCaps(limits, timing);
-    const history = redis ? boundedHistory(new RedisEventHistory(redis, config.redisKeyPrefix)) : core.events.history;
-    const tail = await core.events.tail();
-    // The hub and the service refer to each other: the hub's resync replays through the service.
-    const late: { service?: StreamService } = {};
+    const history = redis ? boundedHistory(new RedisEventHistory(redis, core.events.keys)) : core.events.history;
+    const tail = await core.events.tail((how, events, bytes) => {
+      metrics.received.inc({ how }, events);
+      metrics.receivedBytes.inc({ how }, bytes);
+    });
     const hub = new StreamHub(tail, {
       maxBufferedBytes: config.streamMaxBufferBytes,
       maxQueued: config.streamBackfillMax,
@@ -88,6 +98,7 @@ export const streamRole: Role<StreamHandle> = {
       },
       onSlowConsumer: () => metrics.slowConsumers.inc(),
     });
+    late.hub = hub;
     hub.start();
     const service = new StreamService({
       config,

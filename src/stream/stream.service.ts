@@ -288,6 +288,7 @@ export class StreamService {
     hub.join(sink, s.lastId);
     void (async () => {
       sink.write(retryFrame(config.streamRetryMs));
+      await hub.watching(sink);
       // The hot history may hold nothing of a map that has events (a process or Redis restarted since):
       // then the event log says which is the newest.
       const latest = (await this.d.history.lastId(s.mapId)) ?? (await this.d.eventLog.newestId(s.mapId));

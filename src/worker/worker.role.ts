@@ -8,6 +8,8 @@ import { webhookMetrics } from '../webhooks/webhook.metrics.js';
 import { DeliveryRepository } from '../webhooks/delivery.repository.js';
 import { SubscriptionRepository } from '../webhooks/subscription.repository.js';
 import { WebhookEventSkipper } from '../webhooks/event-skipper.js';
+import { PartitionLeases } from '../events/partition-leases.js';
+import { databaseTimeouts } from '../db/pg-options.js';
 
 /** The durable consumer's name: every worker process shares its position. */
 export const WEBHOOK_CONSUMER = 'webhooks';
@@ -26,8 +28,21 @@ export const workerRole: Role<WorkerHandle> = {
   async start(core: Core): Promise<WorkerHandle> {
     const { config } = core;
     const log = core.log.child({ role: 'worker' });
+    // With Redis, workers share the event partitions out: each event is planned by the one worker
+    // holding its map's partition (without Redis there is one process, which reads every map).
+    const leases = core.redis
+      ? new PartitionLeases({
+          databaseUrl: core.db.url,
+          schema: config.databaseSchema,
+          timeouts: databaseTimeouts(config),
+          name: WEBHOOK_CONSUMER,
+          count: core.events.partitions,
+          log: log.child({ component: 'partition-leases' }),
+        })
+      : undefined;
+    await leases?.start();
     if (!config.webhooksEnabled) {
-      const skipper = new WebhookEventSkipper({ consumer: await core.events.consumer(WEBHOOK_CONSUMER), log });
+      const skipper = new WebhookEventSkipper({ consumer: await core.events.consumer(WEBHOOK_CONSUMER, leases), log });
       skipper.start();
       log.info('worker role started; SERVICE_WEBHOOKS_ENABLED is off: events are passed over and no webhooks are delivered');
       return {
@@ -36,6 +51,7 @@ export const workerRole: Role<WorkerHandle> = {
         async stopAccepting() {},
         async stop() {
           await skipper.stop();
+          await leases?.stop();
         },
       };
     }
@@ -45,7 +61,7 @@ export const workerRole: Role<WorkerHandle> = {
     const worker = new DeliveryWorker({
       db,
       box: core.secrets.box,
-      consumer: await core.events.consumer(WEBHOOK_CONSUMER),
+      consumer: await core.events.consumer(WEBHOOK_CONSUMER, leases),
       sender: new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowInsecure: config.webhooksAllowInsecureUrls, maxSockets: config.webhookConcurrency }),
       log,
       metrics: webhookMetrics(core.metrics.registry, { backlog: () => deliveries.backlog(db), subscriptionsByState: () => subscriptions.countByState(db) }),
@@ -68,6 +84,7 @@ export const workerRole: Role<WorkerHandle> = {
       async stopAccepting() {},
       async stop() {
         await worker.stop(Date.now() + Math.min(config.shutdownTimeoutMs / 2, config.webhookTimeoutMs));
+        await leases?.stop();
       },
     };
   },

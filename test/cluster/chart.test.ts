@@ -12,6 +12,8 @@ import { kubeUnavailable, TestCluster } from '../support/kube.js';
 
 const CHART = path.resolve('charts/mapintel');
 const FULL = path.join(CHART, 'ci/full-values.yaml');
+/** The size of docs/scaling.md's worked example. */
+const LARGE = path.join(CHART, 'values-large.yaml');
 // `helm template` knows no cluster: the full render names the optional APIs it uses as served.
 const FULL_ARGS = ['-f', FULL, '--api-versions', 'monitoring.coreos.com/v1', '--api-versions', 'custom.metrics.k8s.io/v1beta1'];
 const unavailable = kubeUnavailable();
@@ -248,6 +250,28 @@ describe.skipIf(unavailable)('Helm chart charts/mapintel', () => {
       expect(out.trim().split('\n')).toHaveLength(count);
       expect(out).toMatch(/deployment.apps\/\S+-operator created \(server dry run\)/);
     }
+  });
+
+  it('values-large.yaml (docs/scaling.md): lints, renders the sizing (Redis Cluster, partitions, HPA bounds) on every role, and passes a server-side dry-run', () => {
+    expect(cluster.helm(['lint', '--strict', CHART, '-f', LARGE])).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
+    const ns = 'chart-large';
+    const rendered = cluster.helm(['template', 'rel', CHART, '--namespace', ns, '-f', LARGE, '--api-versions', 'custom.metrics.k8s.io/v1beta1']);
+    const objects = parse(rendered);
+    const hpas = new Map(
+      objects.filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => [o.metadata.name, o.spec as { minReplicas: number; maxReplicas: number }]),
+    );
+    expect([hpas.get('rel-mapintel-stream')?.minReplicas, hpas.get('rel-mapintel-stream')?.maxReplicas]).toEqual([14, 40]);
+    expect([hpas.get('rel-mapintel-worker')?.minReplicas, hpas.get('rel-mapintel-worker')?.maxReplicas]).toEqual([9, 16]);
+    expect([hpas.get('rel-mapintel-api')?.minReplicas, hpas.get('rel-mapintel-api')?.maxReplicas]).toEqual([4, 16]);
+    type Container = { name: string; env?: { name: string; value?: string }[] };
+    for (const d of objects.filter((o) => o.kind === 'Deployment')) {
+      const containers = (d.spec as { template: { spec: { containers: Container[] } } }).template.spec.containers;
+      const env = new Map((containers[0]!.env ?? []).map((e) => [e.name, e.value]));
+      expect([env.get('REDIS_CLUSTER'), env.get('EVENTS_PARTITIONS'), env.get('EVENTS_RELAY_PARTITIONS')], d.metadata.name).toEqual(['true', '32', '8']);
+    }
+    cluster.kubectl(['create', 'namespace', ns]);
+    const out = cluster.kubectl(['apply', '--dry-run=server', '-n', ns, '-f', '-'], rendered);
+    expect(out.trim().split('\n')).toHaveLength(objects.length);
   });
 
   it('installs with helm into a fresh namespace', () => {

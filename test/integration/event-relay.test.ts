@@ -7,7 +7,7 @@ import { createClient } from 'redis';
 import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { decodeTime } from 'ulid';
-import { countUnpublished, createTestDb, deleteRedisPrefix, testDatabaseEnv, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
+import { connectTestRedis, countUnpublished, createTestDb, deleteRedisPrefix, testDatabaseEnv, TEST_REDIS_ENV, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { memoryTransport, redisTransport, type TestTransport } from '../support/transports.js';
@@ -52,6 +52,12 @@ function relayFor(transport: TestTransport, overrides: Partial<ConstructorParame
 }
 
 async function redisClient(url = TEST_REDIS_URL): Promise<Redis> {
+  // The test Redis as the service speaks to it (a cluster on the redis-cluster tier); a Redis of the test's own is one server.
+  if (url === TEST_REDIS_URL) {
+    const t = await connectTestRedis('relay-test', { failFast: true });
+    clients.push(t);
+    return t;
+  }
   const c = createClient({ url, socket: { reconnectStrategy: (n) => Math.min(n * 50, 500) }, disableOfflineQueue: true }) as Redis;
   c.on('error', () => undefined);
   await c.connect();
@@ -315,7 +321,7 @@ describe('event relay', () => {
         total - 1,
       ]);
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/relay-process.ts'], {
-      env: { ...process.env, ...testDatabaseEnv(db.schema), REDIS_URL: TEST_REDIS_URL, PREFIX: prefix, BATCH: '25' },
+      env: { ...process.env, ...testDatabaseEnv(db.schema), ...TEST_REDIS_ENV, PREFIX: prefix, BATCH: '25' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise((r) => child.once('exit', r));

@@ -1,18 +1,18 @@
 /**
- * Contract suites of the event transport, one per audience (publisher, history, tail, consumer),
+ * Contract suites of the event transport, one per audience (publisher, history, consumer; the tail and
+ * the partition feed in event-tail.test.ts),
  * each run against both implementations: Redis Streams (the machine's Redis) and the in-process
  * store. The consumer runs over real PostgreSQL with a real relay.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
-import { createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
+import { createTestDb, deleteRedisPrefix, TEST_REDIS_CLUSTER, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
 import { EventLayer } from '../../src/events/event-layer.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
-import { connectRedis, RedisConnections } from '../../src/core/redis.js';
-import { RedisEventTail } from '../../src/events/transport/redis.js';
+import { RedisConnections } from '../../src/core/redis.js';
+import { StreamKeys } from '../../src/events/transport/keys.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
-import type { TailListener } from '../../src/events/transport/types.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
 import { createLogger } from '../../src/log.js';
@@ -42,8 +42,8 @@ const KINDS: Kind[] = ['Redis Streams', 'in-process'];
 async function layerOf(kind: Kind, hotHistory = 1000): Promise<{ layer: EventLayer; redis: RedisConnections | undefined; prefix: string }> {
   const prefix = `${uniqueName('transport')}:`;
   prefixes.push(prefix);
-  const redis = kind === 'Redis Streams' ? await RedisConnections.connect(TEST_REDIS_URL, log) : undefined;
-  const layer = new EventLayer({ orm: db.orm, log, redis, prefix, hotHistory });
+  const redis = kind === 'Redis Streams' ? await RedisConnections.connect(TEST_REDIS_URL, log, { cluster: TEST_REDIS_CLUSTER }) : undefined;
+  const layer = new EventLayer({ orm: db.orm, log, redis, prefix, hotHistory, partitions: 4 });
   closers.push(async () => {
     await layer.close();
     await redis?.close();
@@ -61,20 +61,6 @@ function envelopes(mapId: string, count: number, from = 0): EventEnvelope[] {
     ts: new Date(base + i).toISOString(),
     payload: { n: from + i },
   }));
-}
-
-function collector(): TailListener & { events: EventEnvelope[]; resyncs: number } {
-  const c = {
-    events: [] as EventEnvelope[],
-    resyncs: 0,
-    event(e: EventEnvelope) {
-      c.events.push(e);
-    },
-    resync() {
-      c.resyncs++;
-    },
-  };
-  return c;
 }
 
 const uuid = () => crypto.randomUUID();
@@ -121,87 +107,6 @@ describe.each(KINDS)('event publisher and history (%s)', (kind) => {
     expect(kept.length).toBeLessThan(400);
     expect(kept.at(-1)!.id).toBe(evs[399]!.id);
     expect(await layer.history.firstId(mapId)).toBe(kept[0]!.id);
-  });
-});
-
-describe.each(KINDS)('event tail (%s)', (kind) => {
-  it('starts at the newest event and delivers every later one once, in order, across maps', async () => {
-    const { layer } = await layerOf(kind);
-    const a = uuid();
-    const b = uuid();
-    await layer.publisher.publish(a, envelopes(a, 3, 0));
-    const tail = await layer.tail();
-    const seen = collector();
-    closers.push(async () => void tail.subscribe(seen)());
-    tail.subscribe(seen);
-    const evA = envelopes(a, 300, 1000);
-    const evB = envelopes(b, 300, 1000);
-    // Bursts interleaved with the reads: nothing published between two reads may be lost.
-    for (let i = 0; i < 300; i += 30) {
-      await layer.publisher.publish(a, evA.slice(i, i + 30));
-      await layer.publisher.publish(b, evB.slice(i, i + 30));
-      if (i % 90 === 0) await new Promise((r) => setTimeout(r, 5));
-    }
-    await waitFor(() => seen.events.length >= 600);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(seen.events.length).toBe(600);
-    expect(seen.events.filter((e) => e.map_id === a).map((e) => e.payload.n)).toEqual(evA.map((e) => e.payload.n));
-    expect(seen.events.filter((e) => e.map_id === b).map((e) => e.payload.n)).toEqual(evB.map((e) => e.payload.n));
-    expect(seen.resyncs).toBe(0);
-  });
-
-  it('is one live read per process: every subscriber gets the same events, and unsubscribing stops them', async () => {
-    const { layer } = await layerOf(kind);
-    const tail = await layer.tail();
-    expect(await layer.tail()).toBe(tail);
-    const one = collector();
-    const two = collector();
-    const stopOne = tail.subscribe(one);
-    tail.subscribe(two);
-    const mapId = uuid();
-    await layer.publisher.publish(mapId, envelopes(mapId, 5));
-    await waitFor(() => one.events.length === 5 && two.events.length === 5);
-    stopOne();
-    await layer.publisher.publish(mapId, envelopes(mapId, 5, 100));
-    await waitFor(() => two.events.length === 10);
-    expect(one.events.length).toBe(5);
-  });
-});
-
-describe('event tail (Redis Streams only)', () => {
-  it('stops at once, without waiting out its blocking read', async () => {
-    const { prefix } = await layerOf('Redis Streams');
-    const own = await connectRedis({ url: TEST_REDIS_URL, purpose: 'test-tail', log, failFast: false });
-    closers.push(async () => own.destroy());
-    const tail = new RedisEventTail(own, prefix, log, { blockMs: 10_000 });
-    await tail.start();
-    await new Promise((r) => setTimeout(r, 100));
-    const started = performance.now();
-    await tail.stop();
-    // Well before the 10 s its blocking read would take.
-    expect(performance.now() - started).toBeLessThan(5_000);
-    expect(own.isOpen).toBe(false);
-  });
-
-  it('tells subscribers to resync when its read failed and the stream was trimmed past its position', async () => {
-    const { layer, redis, prefix } = await layerOf('Redis Streams');
-    const own = await connectRedis({ url: TEST_REDIS_URL, purpose: 'test-tail', log, failFast: false });
-    closers.push(async () => own.destroy());
-    const tail = new RedisEventTail(own, prefix, log, { blockMs: 200 });
-    await tail.start();
-    closers.push(() => tail.stop());
-    const seen = collector();
-    tail.subscribe(seen);
-    const mapId = uuid();
-    await layer.publisher.publish(mapId, envelopes(mapId, 2));
-    await waitFor(() => seen.events.length === 2);
-    // The tail's connection drops while Redis trims entries it had not read yet.
-    await layer.publisher.publish(mapId, envelopes(mapId, 3, 10));
-    const id = (await own.sendCommand(['CLIENT', 'ID']).catch(() => undefined)) as number | undefined;
-    await redis!.commands.xTrim(`${prefix}events:all`, 'MAXLEN', 1);
-    if (id !== undefined) await redis!.commands.sendCommand(['CLIENT', 'KILL', 'ID', String(id)]);
-    await layer.publisher.publish(mapId, envelopes(mapId, 2, 20));
-    await waitFor(() => seen.resyncs > 0, 10_000);
   });
 });
 
@@ -366,8 +271,9 @@ describe('event consumer (Redis Streams only)', () => {
     await consumer.close();
     await write(mapId, 5, 30);
     await waitFor(async () => (await layer.history.range(mapId, null, 100)).length === 35);
-    await redis!.commands.xTrim(`${prefix}events:all`, 'MAXLEN', 0);
-    await redis!.commands.xTrim(`${prefix}events:map:${mapId}`, 'MAXLEN', 0);
+    const keys = new StreamKeys(prefix, layer.partitions);
+    await redis!.commands.xTrim(keys.partition(keys.partitionOf(mapId)), 'MAXLEN', 0);
+    await redis!.commands.xTrim(keys.map(mapId), 'MAXLEN', 0);
     const restarted = await layer.consumer(name);
     const got = await drain(restarted, 30);
     expect(got.map((e) => e.payload.n)).toEqual([...Array(30).keys()].map((i) => i + 5));

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { deleteRedisPrefix, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from '../support/db.js';
+import { deleteRedisPrefix, TEST_DATABASE_URL, TEST_REDIS_ENV, uniqueName } from '../support/db.js';
 import { runCli, startCli, type CliProcess } from '../support/cli-process.js';
 import { freePort } from '../support/redis-server.js';
 
@@ -18,7 +18,7 @@ const prefix = `${uniqueName('roles')}:`;
 const env = {
   DATABASE_URL: TEST_DATABASE_URL,
   DATABASE_SCHEMA: schema,
-  REDIS_URL: TEST_REDIS_URL,
+  ...TEST_REDIS_ENV,
   REDIS_KEY_PREFIX: prefix,
   SERVICE_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
   HOST: '127.0.0.1',

@@ -13,6 +13,7 @@ import { openStream, type SseConnection } from '../support/sse.js';
 import { waitFor } from '../support/wait.js';
 import type { StreamHandle } from '../../src/stream/stream.role.js';
 import type { StreamCaps } from '../../src/stream/stream-caps.js';
+import { countedConnections } from '../../src/stream/stream-caps.redis.js';
 
 let t: TestServer;
 let key: string;
@@ -87,7 +88,7 @@ describe('stream requests whose client left during the checks', () => {
       expect(metricSum(open10, 'mapintel_stream_clients')).toBe(10);
       expect(metricSum(open10, 'mapintel_stream_leases')).toBe(10);
       // The map's count in Redis is the ten streams, no more.
-      expect(await t.platform.redis!.zCard(`${t.config.redisKeyPrefix}stream:caps:map:${mapId}`)).toBe(10);
+      expect((await countedConnections(t.platform.redis!, t.config.redisKeyPrefix, mapId)).map).toBe(10);
     } finally {
       for (const c of streams) c.close();
     }

@@ -4,7 +4,7 @@
  * boundary, reset beyond retention and beyond the backfill maximum.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
+import { createTestDb, deleteRedisPrefix, TEST_REDIS_CLUSTER, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
 import { EventLayer } from '../../src/events/event-layer.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
@@ -40,7 +40,7 @@ afterAll(async () => {
 async function mapWithEvents(kind: 'Redis Streams' | 'in-process', count: number, hotHistory: number) {
   const prefix = `${uniqueName('backfill')}:`;
   prefixes.push(prefix);
-  const redis = kind === 'Redis Streams' ? await RedisConnections.connect(TEST_REDIS_URL, log) : undefined;
+  const redis = kind === 'Redis Streams' ? await RedisConnections.connect(TEST_REDIS_URL, log, { cluster: TEST_REDIS_CLUSTER }) : undefined;
   const layer = new EventLayer({ orm: t.orm, log, redis, prefix, hotHistory });
   const relay = new EventRelay({
     databaseUrl: t.databaseUrl,

@@ -29,6 +29,7 @@ beforeAll(async () => {
     const cli = startCli(['serve', '--roles', 'stream'], {
       ...testDatabaseEnv(t.config.databaseSchema),
       REDIS_URL: t.config.redisUrl!,
+      ...(t.config.redisCluster ? { REDIS_CLUSTER: 'true' } : {}),
       REDIS_KEY_PREFIX: t.config.redisKeyPrefix,
       SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       SERVICE_SSE_ENABLED: 'true',

@@ -6,11 +6,11 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createClient } from 'redis';
-import { deleteRedisPrefix, TEST_REDIS_URL, uniqueName } from '../support/db.js';
+import { connectTestRedis, deleteRedisPrefix, uniqueName } from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
-import { MemoryStreamCaps, RedisStreamCaps, type Admission, type CapLimits, type CapTiming, type StreamCaps } from '../../src/stream/stream-caps.js';
+import { MemoryStreamCaps, type Admission, type CapLimits, type CapTiming, type StreamCaps } from '../../src/stream/stream-caps.js';
+import { capKeys, countedConnections, RedisStreamCaps } from '../../src/stream/stream-caps.redis.js';
 import { connectRedis, type Redis } from '../../src/core/redis.js';
 import { createLogger } from '../../src/log.js';
 
@@ -19,9 +19,7 @@ const clients: Redis[] = [];
 const open: StreamCaps[] = [];
 
 async function redisClient(): Promise<Redis> {
-  const c = createClient({ url: TEST_REDIS_URL }) as Redis;
-  c.on('error', () => undefined);
-  await c.connect();
+  const c = await connectTestRedis('caps-test');
   clients.push(c);
   return c;
 }
@@ -73,9 +71,11 @@ describe.each([
     expect((await processes[0]!.admit(randomUUID(), 'key-x')).admitted).toBe(true);
   });
 
-  it('never admits more than the per-key cap across maps', async () => {
+  // An API key streams the map it belongs to (a map key), so its connections are all of one map.
+  it('never admits more than the per-key cap, however many connect at once', async () => {
     const { processes } = await make({ perMap: 1000, perKey: 10, perProcess: 1000 });
-    const results = await Promise.all(Array.from({ length: 300 }, (_, i) => processes[i % processes.length]!.admit(randomUUID(), 'one-key')));
+    const mapId = randomUUID();
+    const results = await Promise.all(Array.from({ length: 300 }, (_, i) => processes[i % processes.length]!.admit(mapId, 'one-key')));
     expect(admitted(results)).toBe(10);
     expect(new Set(refusals(results).map((r) => r.code))).toEqual(new Set(['key_stream_limit']));
   });
@@ -126,20 +126,21 @@ describe('stream caps (Redis only)', () => {
 describe('stream caps (Redis only): leases for the life of every connection', () => {
   it('keeps counting connections that stay open long after the last admission to their map and key', async () => {
     const timing = { leaseMs: 1200, renewMs: 300 };
-    const { processes } = await redisCaps({ perMap: 3, perKey: 3, perProcess: 1000 }, timing);
+    const { processes } = await redisCaps({ perMap: 4, perKey: 3, perProcess: 1000 }, timing);
     const mapId = randomUUID();
     const held = await Promise.all([0, 1, 2].map((i) => processes[i]!.admit(mapId, 'one-key')));
     expect(admitted(held)).toBe(3);
     // No admission to this map or this key for several lease times (past twice the lease, the time
-    // the sets once lived after their last admission): the three connections are still open.
+    // the keys live after their last write): the three connections are still open.
     await new Promise((r) => setTimeout(r, 4 * timing.leaseMs));
-    const map = await processes[0]!.admit(mapId, 'another-key');
-    const key = await processes[1]!.admit(randomUUID(), 'one-key');
-    expect(map).toMatchObject({ admitted: false, code: 'map_stream_limit' });
+    const key = await processes[1]!.admit(mapId, 'one-key');
     expect(key).toMatchObject({ admitted: false, code: 'key_stream_limit' });
+    expect((await processes[2]!.admit(mapId, 'another-key')).admitted).toBe(true);
+    const map = await processes[0]!.admit(mapId, 'a-third-key');
+    expect(map).toMatchObject({ admitted: false, code: 'map_stream_limit' });
   });
 
-  it('after a Redis restart that lost every lease: admits nothing past a cap, and the counts are whole again within a renewal period', async () => {
+  it('after a Redis restart that lost every count: admits nothing past a cap, and the counts are whole again within a renewal period', async () => {
     const own = await OwnRedis.create({ persist: false });
     const conns: Redis[] = [];
     const processes: RedisStreamCaps[] = [];
@@ -155,18 +156,22 @@ describe('stream caps (Redis only): leases for the life of every connection', ()
         processes.push(new RedisStreamCaps(c, prefix, { perMap: 6, perKey: 4, perProcess: 1000 }, timing, { reconnects: c, onLost: (n) => lost.push(n) }));
       }
       const mapId = randomUUID();
-      // The map full (6) and one key full (4), spread over the three processes.
-      const first = await Promise.all(Array.from({ length: 6 }, (_, i) => processes[i % 3]!.admit(mapId, i < 4 ? 'full-key' : `key-${i}`)));
+      const keyMap = randomUUID();
+      // One map full (6), and one key full (4) on another map, spread over the three processes.
+      const first = await Promise.all(Array.from({ length: 6 }, (_, i) => processes[i % 3]!.admit(mapId, `key-${i}`)));
+      const keyed = await Promise.all(Array.from({ length: 4 }, (_, i) => processes[i % 3]!.admit(keyMap, 'full-key')));
       expect(admitted(first)).toBe(6);
+      expect(admitted(keyed)).toBe(4);
       const inspect = await connectRedis({ url: own.url, purpose: 'caps-inspect', log });
       conns.push(inspect);
-      const count = async (kind: 'map' | 'key', id: string) => inspect.zCard(`${prefix}stream:caps:${kind}:${id}`).catch(() => -1);
-      expect(await count('map', mapId)).toBe(6);
+      const count = async (map: string, keyId = '') => countedConnections(inspect, prefix, map, keyId).catch(() => ({ map: -1, key: -1 }));
+      expect(await count(mapId)).toEqual({ map: 6, key: 0 });
+      expect(await count(keyMap, 'full-key')).toEqual({ map: 4, key: 4 });
 
       await own.stop();
       await own.start();
       // Admissions from the moment every process can reach Redis again, before and after they have
-      // written their leases back: none passes a cap.
+      // written their counts back: none passes a cap, on the maps they held or on maps new to them.
       await waitFor(
         async () =>
           (
@@ -185,28 +190,34 @@ describe('stream caps (Redis only): leases for the life of every connection', ()
       const tries: Admission[] = [];
       const tryAll = async () => {
         const round = await Promise.all(
-          Array.from({ length: 6 }, (_, i) => processes[i % 3]!.admit(i % 2 ? mapId : randomUUID(), i % 2 ? `other-${i}` : 'full-key').catch(() => undefined)),
+          Array.from({ length: 6 }, (_, i) =>
+            processes[i % 3]!.admit(i % 3 === 0 ? mapId : i % 3 === 1 ? keyMap : randomUUID(), i % 3 === 1 ? 'full-key' : `other-${i}`).catch(() => undefined),
+          ),
         );
         tries.push(...round.filter((r): r is Admission => r !== undefined));
       };
       await tryAll();
       expect(admitted(tries)).toBe(0);
-      await waitFor(async () => (await count('map', mapId)) === 6 && (await count('key', 'full-key')) === 4, 15_000, 'leases written back');
+      await waitFor(async () => (await count(mapId)).map === 6 && (await count(keyMap, 'full-key')).key === 4, 15_000, 'counts written back');
       await tryAll();
       expect(admitted(tries)).toBe(0);
-      // Each lease was written back once, by the process that holds it; none was shed.
-      expect(lost.reduce((a, b) => a + b, 0)).toBe(6);
-      expect(processes.map((p) => p.stats().held)).toEqual([2, 2, 2]);
+      // Each connection was written back once, by the process that holds it; none was shed.
+      expect(lost.reduce((a, b) => a + b, 0)).toBe(10);
+      expect(processes.map((p) => p.stats().held)).toEqual([4, 3, 3]);
 
       // Once the recovery window has passed, the caps are the caps again: full, then one slot freed, one admitted.
-      await waitFor(async () => Number(await inspect.pTTL(`${prefix}stream:caps:recovering`)) < 0, 30_000, 'recovery window over');
+      await waitFor(
+        async () => Number(await inspect.pTTL(capKeys(prefix, mapId).recovering)) < 0 && Number(await inspect.pTTL(capKeys(prefix, keyMap).recovering)) < 0,
+        30_000,
+        'recovery window over',
+      );
       expect(await processes[0]!.admit(mapId, 'late')).toMatchObject({ admitted: false, code: 'map_stream_limit' });
-      expect(await processes[1]!.admit(randomUUID(), 'full-key')).toMatchObject({ admitted: false, code: 'key_stream_limit' });
+      expect(await processes[1]!.admit(keyMap, 'full-key')).toMatchObject({ admitted: false, code: 'key_stream_limit' });
       const [one] = first;
       if (!one?.admitted) throw new Error('admitted above');
       await one.lease.release();
       expect((await processes[2]!.admit(mapId, 'late')).admitted).toBe(true);
-      expect(await count('map', mapId)).toBe(6);
+      expect((await count(mapId)).map).toBe(6);
     } finally {
       for (const p of processes) await p.close().catch(() => undefined);
       for (const c of conns) c.destroy();

@@ -10,6 +10,10 @@
  * the caps' counts in Redis equal the connections actually open, and each process's lease gauge its
  * connection gauge.
  *
+ * On the redis-cluster tier (TEST_REDIS_CLUSTER) the Redis of the test's own is a 3-master cluster,
+ * and its restart is a master's: the one serving the map is SIGKILLed, its replica takes over, and it
+ * is started again.
+ *
  * STREAM_CHURN_SECONDS sets the churn's length (default 30); `make bench-stream-churn` runs it for
  * five minutes. The load is bounded: loopback only, CLIENTS clients each with one request at a time.
  */
@@ -20,13 +24,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TEST_ENCRYPTION_KEY, type TestServer } from '../support/app.js';
 import { makeMap } from '../support/factories.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
-import { testDatabaseEnv } from '../support/db.js';
+import { testDatabaseEnv, TEST_REDIS_CLUSTER } from '../support/db.js';
 import { metricSum, scrape } from '../support/metrics.js';
-import { freePort, OwnRedis } from '../support/redis-server.js';
+import { freePort } from '../support/redis-server.js';
+import { RestartableRedis } from '../support/restartable-redis.js';
+import { mapKey } from '../../src/core/redis-keys.js';
 import { waitFor } from '../support/wait.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { connectRedis, type Redis } from '../../src/core/redis.js';
 import { madeUpEventsOf } from '../support/event-catalog.js';
+import { countedConnections } from '../../src/stream/stream-caps.redis.js';
 import { createLogger } from '../../src/log.js';
 
 const CHURN_MS = Number(process.env.STREAM_CHURN_SECONDS ?? 30) * 1000;
@@ -46,7 +53,9 @@ interface Proc {
   killedAt?: number;
 }
 
-let redis: OwnRedis;
+const clusterEnv: Record<string, string> = TEST_REDIS_CLUSTER ? { REDIS_CLUSTER: 'true' } : {};
+
+let redis: RestartableRedis;
 let t: TestServer;
 let inspect: Redis;
 let slug: string;
@@ -63,6 +72,7 @@ function procEnv(port: number): Record<string, string> {
     ...testDatabaseEnv(t.config.databaseSchema),
     DATABASE_POOL_MAX: '4',
     REDIS_URL: redis.url,
+    ...clusterEnv,
     REDIS_KEY_PREFIX: t.config.redisKeyPrefix,
     SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     SERVICE_SSE_ENABLED: 'true',
@@ -91,9 +101,9 @@ async function startProc(port: number): Promise<Proc> {
 const alive = (p: Proc) => p.cli.child.exitCode === null && p.cli.child.signalCode === null;
 
 beforeAll(async () => {
-  redis = await OwnRedis.create({ persist: false });
-  t = await startTestServer({ redis: true, env: { REDIS_URL: redis.url }, roles: [apiRole] });
-  inspect = await connectRedis({ url: redis.url, purpose: 'churn-inspect', log: createLogger('silent') });
+  redis = await RestartableRedis.create(TEST_REDIS_CLUSTER, () => mapKey(t.config.redisKeyPrefix, mapId, 'caps:counts'));
+  t = await startTestServer({ redis: true, env: { REDIS_URL: redis.url, ...clusterEnv }, roles: [apiRole] });
+  inspect = await connectRedis({ url: redis.url, purpose: 'churn-inspect', log: createLogger('silent'), cluster: TEST_REDIS_CLUSTER });
   const m = await makeMap(t.platform);
   slug = m.map.slug;
   mapId = m.map.id;
@@ -294,9 +304,7 @@ describe('stream caps under churn', () => {
       // and the churn goes on past that).
       await sleep(Math.max(0, begin + CHURN_MS * 0.4 - Date.now()));
       const redisDownAt = Date.now();
-      await redis.stop();
-      await sleep(1000);
-      await redis.start();
+      await redis.restart();
       const redisUpAt = Date.now();
       await sleep(Math.max(0, begin + CHURN_MS - Date.now()));
 
@@ -345,13 +353,11 @@ describe('stream caps under churn', () => {
         30_000,
         'the servers hold only the long-lived readers',
       );
-      // The caps' counts in Redis (leases not expired) come to the same within a lease period.
+      // The caps' counts in Redis (of processes whose entry has not expired) come to the same within a lease period.
       const hotKeyId = started[0]!.cli.logs().find((l) => l.msg === 'stream opened' && l.requestId === 'churn-holder-0')?.keyId;
       expect(hotKeyId).toBeDefined();
       const counts = async () => {
-        const now = Date.now();
-        const map = await inspect.zCount(`${t.config.redisKeyPrefix}stream:caps:map:${mapId}`, now, '+inf');
-        const hot = await inspect.zCount(`${t.config.redisKeyPrefix}stream:caps:key:${String(hotKeyId)}`, now, '+inf');
+        const { map, key: hot } = await countedConnections(inspect, t.config.redisKeyPrefix, mapId, String(hotKeyId));
         return { map, hot };
       };
       let agreedAfter = -1;

@@ -5,6 +5,7 @@
  * under a stopped worker lose nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StreamKeys } from '../../src/events/transport/keys.js';
 import { createClient } from 'redis';
 import { startTestServer, TEST_ENCRYPTION_KEY, type TestServer } from '../support/app.js';
 import { importFixture, makeMap } from '../support/factories.js';
@@ -226,10 +227,12 @@ describe('webhook delivery under faults', () => {
     const ids = await eventIds(map.id);
     const client = createClient({ url: redis.url });
     await client.connect();
-    const prefix = t.config.redisKeyPrefix;
-    await client.xTrim(`${prefix}events:all`, 'MAXLEN', 0);
-    await client.xTrim(`${prefix}events:map:${map.id}`, 'MAXLEN', 0);
-    expect(await client.xLen(`${prefix}events:all`)).toBe(0);
+    const keys = new StreamKeys(t.config.redisKeyPrefix, t.config.eventsPartitions);
+    const partition = keys.partition(keys.partitionOf(map.id));
+    expect(await client.xLen(partition)).toBeGreaterThan(0);
+    await client.xTrim(partition, 'MAXLEN', 0);
+    await client.xTrim(keys.map(map.id), 'MAXLEN', 0);
+    expect(await client.xLen(partition)).toBe(0);
     await client.quit();
     w = startWorker();
     await w.waitForLog('worker role started: delivering webhooks');

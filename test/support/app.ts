@@ -15,7 +15,7 @@ import type { Metrics } from '../../src/metrics.js';
 import { createLogger } from '../../src/log.js';
 import type { Role } from '../../src/roles/role.js';
 
-import { deleteRedisPrefix, dropSchema, prepareTestDatabase, testDatabaseEnv, TEST_REDIS_URL, uniqueName } from './db.js';
+import { deleteRedisPrefix, dropSchema, prepareTestDatabase, testDatabaseEnv, TEST_REDIS_ENV, TEST_REDIS_URL, uniqueName } from './db.js';
 import { checkEnvelope } from './event-catalog.js';
 
 /** GET /api/maps/{map_id}/events (the event log), whose pages are checked against the event catalog. */
@@ -76,7 +76,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     SERVICE_ADMIN_TOKEN: ADMIN_TOKEN,
     LOG_LEVEL: 'info',
     SERVICE_SHUTDOWN_TIMEOUT_MS: '2000',
-    ...(opts.redis ? { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix } : {}),
+    ...(opts.redis ? { ...TEST_REDIS_ENV, REDIS_KEY_PREFIX: prefix } : {}),
     ...opts.env,
   });
   const chunks: string[] = [];

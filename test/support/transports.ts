@@ -25,7 +25,7 @@ function pair(publisher: EventPublisher, history: EventHistory, mapKey: (mapId: 
 
 export function redisTransport(redis: Redis, prefix: string, maxPerMap?: number): TestTransport {
   const keys = new StreamKeys(prefix);
-  return pair(new RedisEventPublisher(redis, prefix, maxPerMap), new RedisEventHistory(redis, prefix), (m) => keys.map(m));
+  return pair(new RedisEventPublisher(redis, keys, maxPerMap), new RedisEventHistory(redis, keys), (m) => keys.map(m));
 }
 
 export function memoryTransport(maxPerMap?: number): TestTransport {

@@ -5,7 +5,7 @@
  * answers; the admission against a real Redis is tested in test/integration/stream-caps*.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { RedisStreamCaps } from '../../src/stream/stream-caps.js';
+import { RedisStreamCaps } from '../../src/stream/stream-caps.redis.js';
 import type { Redis } from '../../src/core/redis.js';
 import { AppError } from '../../src/errors.js';
 

@@ -1,8 +1,19 @@
 import type { Db } from '../../db/db.js';
 import type { EventEnvelope } from '../envelope.js';
 import type { EventType } from '../catalog.js';
-import type { EventConsumer, EventTail } from './types.js';
+import type { EventConsumer, PartitionFeed } from './types.js';
 import { Alarm } from '../alarm.js';
+import { partitionOf, partitionSql } from './keys.js';
+
+/** The partitions a consumer reads, when it reads some only (the webhook workers share them out). */
+export interface PartitionScope {
+  /** Partitions of the transport. */
+  readonly count: number;
+  /** Partitions this process holds now. */
+  held(): ReadonlySet<number>;
+  /** Calls `fn` after each change of the held set; returns the unsubscribe. */
+  onChange(fn: () => void): () => void;
+}
 
 /** Events of one map a catch-up read looks at (the rest of a busy map's backlog comes in later reads). */
 const PER_MAP_READ = 50;
@@ -29,16 +40,27 @@ export class DurableEventConsumer implements EventConsumer {
   private caughtUp = false;
   private readonly alarm = new Alarm();
   private readonly unsubscribe: () => void;
+  private readonly unscope: () => void;
   private started: Promise<void> | undefined;
   private closed = false;
 
   constructor(
     private readonly db: Db,
     private readonly name: string,
-    tail: EventTail,
+    feed: PartitionFeed,
+    /** Reads only the maps of the partitions this scope holds (every map when absent). */
+    private readonly scope?: PartitionScope,
   ) {
-    this.unsubscribe = tail.subscribe({
+    // A partition taken over is read from the event log first, from the positions its last holder left;
+    // the feed reads the held partitions only.
+    this.unscope =
+      scope?.onChange(() => {
+        this.fallBehind();
+        void feed.setPartitions([...scope.held()]).catch(() => undefined);
+      }) ?? (() => undefined);
+    this.unsubscribe = feed.subscribe({
       event: (e) => {
+        if (!this.mine(e.map_id)) return;
         this.buffer.push(e);
         if (this.buffer.length > 10_000) {
           // Too far behind for memory: fall back to the log.
@@ -47,12 +69,18 @@ export class DurableEventConsumer implements EventConsumer {
         }
         this.alarm.ring();
       },
-      resync: () => {
-        this.caughtUp = false;
-        this.buffer = [];
-        this.alarm.ring();
-      },
+      resync: () => this.fallBehind(),
     });
+  }
+
+  private mine(mapId: string): boolean {
+    return !this.scope || this.scope.held().has(partitionOf(mapId, this.scope.count));
+  }
+
+  private fallBehind(): void {
+    this.caughtUp = false;
+    this.buffer = [];
+    this.alarm.ring();
   }
 
   /**
@@ -100,6 +128,7 @@ export class DurableEventConsumer implements EventConsumer {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribe();
+    this.unscope();
     this.alarm.ring();
   }
 
@@ -107,7 +136,7 @@ export class DurableEventConsumer implements EventConsumer {
     const out: EventEnvelope[] = [];
     while (this.buffer.length && out.length < max) {
       const e = this.buffer.shift()!;
-      if (e.id > (this.handedOut.get(e.map_id) ?? '')) out.push(e);
+      if (e.id > (this.handedOut.get(e.map_id) ?? '') && this.mine(e.map_id)) out.push(e);
     }
     return out;
   }
@@ -128,6 +157,10 @@ export class DurableEventConsumer implements EventConsumer {
   private async fromLog(max: number): Promise<EventEnvelope[]> {
     const handed = [...this.handedOut.entries()];
     const perMap = Math.min(max, PER_MAP_READ);
+    const held = this.scope ? [...this.scope.held()] : undefined;
+    if (held && held.length === 0) return [];
+    // Only the maps of the held partitions (the partition streams hold the same maps).
+    const scoped = held ? `where ${partitionSql('m.id', this.scope!.count)} in (select value::bigint from jsonb_array_elements_text(?::jsonb))` : '';
     // The planner's estimate (every map up to `perMap` rows) is far above what the read costs: with JIT
     // it would compile the read first (180 ms with 2,000 maps). The connections run with jit=off (pg-options.ts).
     const rows = await this.db.all<EventRow>(
@@ -142,8 +175,9 @@ export class DurableEventConsumer implements EventConsumer {
            and e.event_id > coalesce(greatest(p.last_event_id, h.id), '')
            and (p.last_event_id is not null or h.id is not null or e.created_at >= c.started_at)
          order by e.event_id limit ?) e
+       ${scoped}
        order by e.event_id limit ?`,
-      [this.name, JSON.stringify(handed.map(([map_id, id]) => ({ map_id, id }))), perMap, max],
+      [this.name, JSON.stringify(handed.map(([map_id, id]) => ({ map_id, id }))), perMap, ...(held ? [JSON.stringify(held)] : []), max],
     );
     // Caught up when the log had nothing more: fewer than `max` in all, and no map cut at `perMap`.
     const counts = new Map<string, number>();

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../envelope.js';
-import type { EventHistory, EventPublisher, EventTail, TailListener } from './types.js';
+import type { EventHistory, EventPublisher, EventTail, PartitionFeed, TailListener } from './types.js';
 
 /**
  * The in-process transport (no REDIS_URL): one store per process holding each map's hot history,
@@ -73,19 +73,25 @@ export class MemoryEventHistory implements EventHistory {
 }
 
 /**
- * The in-process tail: events reach subscribers as they are appended, on a microtask turn of their
- * own so a subscriber never runs inside the publisher's call; the events appended in one turn (one
- * publish call) are one run, followed by `flush`.
+ * The in-process feed of every event: events reach subscribers as they are appended, on a microtask
+ * turn of their own so a subscriber never runs inside the publisher's call; the events appended in one
+ * turn (one publish call) are one run, followed by `flush`.
  */
-export class MemoryEventTail implements EventTail {
+export class MemoryEventFeed implements PartitionFeed {
   private readonly listeners = new Set<TailListener>();
   private unfeed: (() => void) | undefined;
   private run: EventEnvelope[] = [];
 
   constructor(private readonly store: MemoryEventStore) {}
 
+  /** Which events this feed passes on. */
+  protected wanted(_e: EventEnvelope): boolean {
+    return true;
+  }
+
   async start(): Promise<void> {
     this.unfeed ??= this.store.feed((e) => {
+      if (!this.wanted(e)) return;
       if (this.run.push(e) > 1) return;
       queueMicrotask(() => {
         const run = this.run;
@@ -106,5 +112,28 @@ export class MemoryEventTail implements EventTail {
   async stop(): Promise<void> {
     this.unfeed?.();
     this.unfeed = undefined;
+  }
+
+  async setPartitions(): Promise<void> {
+    // One process holds every map: there is nothing to share out.
+  }
+}
+
+/** The in-process tail of a stream process: the feed, passing on only the events of watched maps. */
+export class MemoryEventTail extends MemoryEventFeed implements EventTail {
+  private readonly watched = new Map<string, number>();
+
+  protected override wanted(e: EventEnvelope): boolean {
+    return this.watched.has(e.map_id);
+  }
+
+  async watch(mapId: string): Promise<void> {
+    this.watched.set(mapId, (this.watched.get(mapId) ?? 0) + 1);
+  }
+
+  unwatch(mapId: string): void {
+    const n = (this.watched.get(mapId) ?? 0) - 1;
+    if (n > 0) this.watched.set(mapId, n);
+    else this.watched.delete(mapId);
   }
 }

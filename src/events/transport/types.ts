@@ -3,9 +3,11 @@
  * (redis.ts) and an in-process one (memory.ts) with the same semantics; one contract suite per
  * interface runs against both (test/integration/event-transport.test.ts).
  *
- *   relay ──publish──> streams ──history──> stream backfill
- *                              ├──tail────> stream pods (one live read per process)
- *                              └──consumer> webhook workers (durable position in PostgreSQL)
+ *   relay ──publish──> per-map streams ──history──> stream backfill
+ *                      ├─ per-map channels ──tail────> stream pods (only the maps they serve)
+ *                      └─ partition streams ──feed───> webhook workers (durable position in PostgreSQL)
+ *
+ * Why per map and per partition: docs/decisions/0008-per-map-fan-out.md.
  */
 import type { EventEnvelope } from '../envelope.js';
 
@@ -34,21 +36,36 @@ export interface TailListener {
   /** The end of a run of events read together (one read of the transport): a subscriber that batches writes them now. */
   flush?(): void;
   /**
-   * The tail may have missed events (the transport restarted or trimmed past its position):
-   * subscribers must re-read what they need from history.
+   * The tail may have missed events of `mapId` (of every map when absent): the transport restarted or
+   * trimmed past its position. Subscribers must re-read what they need from history.
    */
-  resync(): void;
+  resync(mapId?: string): void;
 }
 
-/**
- * One live read per process of every map's events. It starts at the newest entry present when it
- * starts and keeps the position of the last entry it read (it never reads "only new" entries, which
- * would lose those published between two reads).
- */
-export interface EventTail {
+/** Live events handed to local subscribers. */
+export interface EventFeed {
   start(): Promise<void>;
   subscribe(listener: TailListener): () => void;
   stop(): Promise<void>;
+}
+
+/**
+ * The live read of a stream process: the events of the maps it watches, and only those. Watching a map
+ * is counted (each `watch` needs its `unwatch`); once `watch` resolves, every event of the map published
+ * after that reaches the subscribers, in id order, or a `resync` of the map says some may be missing.
+ */
+export interface EventTail extends EventFeed {
+  watch(mapId: string): Promise<void>;
+  unwatch(mapId: string): void;
+}
+
+/**
+ * Every event of every map (of some partitions), for consumers that handle them all: it starts at the
+ * newest entry present when it starts and keeps the position of the last entry it read.
+ */
+export interface PartitionFeed extends EventFeed {
+  /** Reads these partitions from now on (a partition added starts at its newest entry). */
+  setPartitions(partitions: readonly number[]): Promise<void>;
 }
 
 /**
