@@ -78,6 +78,9 @@ function endpoints(): [string, string, unknown?][] {
     ['POST', '/kills', killBody(JITA, 130_000_001)],
     ['PUT', `/tracked-characters/${pilot.eve_id}`, { tracked: false }],
     ['POST', '/character-activity', { passages: 1 }],
+    ['DELETE', '/systems', { system_ids: [JITA], connection_ids: [ids.connection] }],
+    ['PATCH', `/connections?solar_system_source=${THERA}&solar_system_target=${JITA}`, { mass_status: 2 }],
+    ['DELETE', `/connections?solar_system_source=${THERA}&solar_system_target=${JITA}`],
   ];
 }
 
@@ -234,6 +237,9 @@ describe('API documentation (/swaggerui reads /api/openapi.json)', () => {
     ['put', '/api/maps/{map_id}/tracked-characters/{eve_id}', 200],
     ['get', '/api/maps/{map_id}/user-characters', 200],
     ['post', '/api/maps/{map_id}/character-activity', 200],
+    ['delete', '/api/maps/{map_id}/systems', 200],
+    ['patch', '/api/maps/{map_id}/connections', 200],
+    ['delete', '/api/maps/{map_id}/connections', 204],
   ];
 
   it('documents every endpoint: summary, map key security, success and error responses, request body schema', async () => {

@@ -344,6 +344,43 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DeletedCountDto": {
+        "dataType": "refObject",
+        "properties": {
+            "deleted_count": {"dataType":"integer","required":true},
+            "deleted_systems": {"dataType":"integer","required":true},
+            "deleted_connections": {"dataType":"integer","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_DeletedCountDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"DeletedCountDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SolarSystemIdValue": {
+        "dataType": "refAlias",
+        "type": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ConnectionIdValue": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"pattern":{"value":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DeleteSystemsAndConnectionsRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "system_ids": {"dataType":"array","array":{"dataType":"refAlias","ref":"SolarSystemIdValue"},"validators":{"maxItems":{"value":100}}},
+            "connection_ids": {"dataType":"array","array":{"dataType":"refAlias","ref":"ConnectionIdValue"},"validators":{"maxItems":{"value":100}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "DataResponse_ConnectionDto_": {
         "dataType": "refObject",
         "properties": {
@@ -1780,6 +1817,44 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsSystemEditsController_deleteSystems: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"ref":"DeleteSystemsAndConnectionsRequest"},
+        };
+        app.delete('/api/maps/:map_id/systems',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(SystemEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(SystemEditsController.prototype.deleteSystems)),
+
+            async function SystemEditsController_deleteSystems(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsSystemEditsController_deleteSystems, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<SystemEditsController>(SystemEditsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'deleteSystems',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsConnectionEditsController_addConnection: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
@@ -1884,6 +1959,85 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'deleteConnection',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 204,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsConnectionEditsController_updateConnectionByEnds: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                solar_system_source: {"in":"query","name":"solar_system_source","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                solar_system_target: {"in":"query","name":"solar_system_target","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                body: {"in":"body","name":"body","required":true,"ref":"UpdateConnectionRequest"},
+        };
+        app.patch('/api/maps/:map_id/connections',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionEditsController.prototype.updateConnectionByEnds)),
+
+            async function ConnectionEditsController_updateConnectionByEnds(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsConnectionEditsController_updateConnectionByEnds, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ConnectionEditsController>(ConnectionEditsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'updateConnectionByEnds',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsConnectionEditsController_deleteConnectionByEnds: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                solar_system_source: {"in":"query","name":"solar_system_source","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                solar_system_target: {"in":"query","name":"solar_system_target","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+        };
+        app.delete('/api/maps/:map_id/connections',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionEditsController)),
+            ...(fetchMiddlewares<RequestHandler>(ConnectionEditsController.prototype.deleteConnectionByEnds)),
+
+            async function ConnectionEditsController_deleteConnectionByEnds(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsConnectionEditsController_deleteConnectionByEnds, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ConnectionEditsController>(ConnectionEditsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'deleteConnectionByEnds',
                 controller,
                 response,
                 next,

@@ -39,6 +39,28 @@ export class ConnectionRepository {
     return db.one<ConnectionRow>(`select ${ROW_COLUMNS} from map_connections where map_id = ? and id = ?`, [mapId, id]);
   }
 
+  /** The map's connections among `ids`, oldest first. */
+  async rows(db: Db, mapId: string, ids: readonly string[]): Promise<ConnectionRow[]> {
+    if (ids.length === 0) return [];
+    return db.all<ConnectionRow>(
+      `select ${ROW_COLUMNS} from map_connections where map_id = ? and id in (${placeholders(ids.length)}) order by inserted_at, id`,
+      [mapId, ...ids],
+    );
+  }
+
+  /**
+   * The connection between two systems, in either orientation: the one from `a` to `b` when there is
+   * one, else the one from `b` to `a`.
+   */
+  async byEnds(db: Db, mapId: string, a: number, b: number): Promise<ConnectionRow | undefined> {
+    return db.one<ConnectionRow>(
+      `select ${ROW_COLUMNS} from map_connections where map_id = ?
+         and ((solar_system_source = ? and solar_system_target = ?) or (solar_system_source = ? and solar_system_target = ?))
+       order by (solar_system_source = ?) desc, inserted_at, id limit 1`,
+      [mapId, a, b, b, a, a],
+    );
+  }
+
   /** Connections with an end at the solar system, oldest first. */
   async touching(db: Db, mapId: string, solarSystemId: number): Promise<ConnectionRow[]> {
     return db.all<ConnectionRow>(

@@ -53,7 +53,17 @@ export interface paths {
          *     in the static data; then nothing is written.
          */
         post: operations["AddSystems"];
-        delete?: never;
+        /**
+         * Delete systems and connections
+         * @description Deletes systems and connections in one transaction: each listed system is hidden with its
+         *     connections (as the single delete does), each listed connection removed. Ids that name nothing
+         *     on the map are skipped and not counted. A locked system or connection refuses the whole batch with
+         *     409 `system_locked` / `connection_locked` (details name it); nothing is deleted then.
+         *
+         *     Events, one per deleted item: `connection_removed` for each listed connection, then per system
+         *     (in request order) `connection_removed` for each of its other connections and `deleted_system`.
+         */
+        delete: operations["DeleteSystems"];
         options?: never;
         head?: never;
         patch?: never;
@@ -110,10 +120,22 @@ export interface paths {
          *     `type` 0–2, `mass_status` 0–2, `time_status` 0–6, `ship_size_type` 0–4.
          */
         post: operations["AddConnection"];
-        delete?: never;
+        /**
+         * Delete the connection between two systems
+         * @description Removes the connection between two systems, found in either orientation; emits
+         *     `connection_removed`. 404 `connection_not_found` when the two systems are not connected; 409
+         *     `connection_locked` when it is locked.
+         */
+        delete: operations["DeleteConnectionByEnds"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update the connection between two systems
+         * @description Changes fields of the connection between two systems, found in either orientation (as the
+         *     reference server does); otherwise as PATCH `…/connections/{id}`. 404 `connection_not_found` when
+         *     the two systems are not connected.
+         */
+        patch: operations["UpdateConnectionByEnds"];
         trace?: never;
     };
     "/api/maps/{map_id}/tracked-characters": {
@@ -1482,6 +1504,44 @@ export interface components {
             /** @description A locked system cannot be deleted (unlock it first). Default false. */
             locked?: boolean;
         };
+        /** @description What a batch delete removed: only the listed items count (a connection removed with its system does not). */
+        DeletedCountDto: {
+            /**
+             * Format: int32
+             * @description Listed systems and connections deleted.
+             */
+            deleted_count: number;
+            /**
+             * Format: int32
+             * @description Listed systems deleted.
+             */
+            deleted_systems: number;
+            /**
+             * Format: int32
+             * @description Listed connections deleted.
+             */
+            deleted_connections: number;
+        };
+        DataResponse_DeletedCountDto_: {
+            data: components["schemas"]["DeletedCountDto"];
+        };
+        /**
+         * Format: int32
+         * @description A solar system id.
+         */
+        SolarSystemIdValue: number;
+        /** @description A connection id. */
+        ConnectionIdValue: string;
+        /** @description Systems and connections to delete in one transaction (at least one id in all). */
+        DeleteSystemsAndConnectionsRequest: {
+            /**
+             * @description Solar system ids of systems to delete (hidden, as a single delete does, with their connections).
+             *     Ids not visible on the map are skipped.
+             */
+            system_ids?: components["schemas"]["SolarSystemIdValue"][];
+            /** @description Connection ids (UUIDs) to delete. Ids of no connection of the map are skipped. */
+            connection_ids?: components["schemas"]["ConnectionIdValue"][];
+        };
         DataResponse_ConnectionDto_: {
             data: components["schemas"]["ConnectionDto"];
         };
@@ -2605,6 +2665,87 @@ export interface operations {
             };
         };
     };
+    DeleteSystems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteSystemsAndConnectionsRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_DeletedCountDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map, or a map this key does not belong to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A listed system or connection is locked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     GetMapSystem: {
         parameters: {
             query?: never;
@@ -2984,6 +3125,163 @@ export interface operations {
             };
             /** @description The systems are already connected */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    DeleteConnectionByEnds: {
+        parameters: {
+            query: {
+                /** @description Solar system id of one end. */
+                solar_system_source: number;
+                /** @description Solar system id of the other end. */
+                solar_system_target: number;
+            };
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`), or no connection between the systems (`connection_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Connection is locked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    UpdateConnectionByEnds: {
+        parameters: {
+            query: {
+                /** @description Solar system id of one end. */
+                solar_system_source: number;
+                /** @description Solar system id of the other end. */
+                solar_system_target: number;
+            };
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_ConnectionDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`), or no connection between the systems (`connection_not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
