@@ -145,9 +145,9 @@ describe('PATCH and DELETE /api/maps/{map_id}/connections?solar_system_source=&s
   it('a locked connection is 409 connection_locked and stays', async () => {
     const { c, jj } = await chain();
     await c.send('PATCH', `/connections/${jj}`, { locked: true });
-    const res = await c.send('DELETE', `/connections?solar_system_source=${J100744}&solar_system_target=${J152820}`);
+    const res = await c.send<ErrorBody>('DELETE', `/connections?solar_system_source=${J100744}&solar_system_target=${J152820}`);
     expect(res.status).toBe(409);
-    expect((res.body as ErrorBody).code).toBe('connection_locked');
+    expect(res.body.code).toBe('connection_locked');
     expect((await state(c)).connections).toContain(jj);
   });
 

@@ -33,6 +33,7 @@ export async function fillContext(t: TestServer, ctx: Ctx): Promise<void> {
     body: JSON.stringify({ signatures: [{ signature_id: SIGNATURE, group: 'Wormhole' }] }),
   });
   expect(sig.status).toBe(200);
+  ctx.signatureRecordId = ((await sig.json()) as { data: { signatures: { id: string }[] } }).data.signatures[0]!.id;
   const structure = await t.fetch(`/api/maps/${m.map.id}/structures`, {
     method: 'POST',
     token: m.key,

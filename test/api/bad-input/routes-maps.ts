@@ -105,6 +105,19 @@ export const MAP_ROUTES: Endpoint[] = [
     query: () => ({ solar_system_source: String(ON_MAP_3), solar_system_target: String(ON_MAP) }),
   },
   {
+    method: 'POST',
+    route: '/api/maps/:map_id/signatures/:id/link',
+    token: 'map',
+    params: (c) => ({ map_id: c.mapId, id: c.signatureRecordId }),
+    body: () => ({ solar_system_target: ON_MAP_2 }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/maps/:map_id/signatures/:id/link',
+    token: 'map',
+    params: (c) => ({ map_id: c.mapId, id: c.signatureRecordId }),
+  },
+  {
     method: 'DELETE',
     route: '/api/maps/:map_id/systems',
     token: 'map',
