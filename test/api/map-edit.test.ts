@@ -79,6 +79,7 @@ function endpoints(): [string, string, unknown?][] {
     ['PUT', `/tracked-characters/${pilot.eve_id}`, { tracked: false }],
     ['POST', '/character-activity', { passages: 1 }],
     ['DELETE', '/systems', { system_ids: [JITA], connection_ids: [ids.connection] }],
+    ['POST', '/duplicate', { name: 'Copied map' }],
     ['PATCH', `/connections?solar_system_source=${THERA}&solar_system_target=${JITA}`, { mass_status: 2 }],
     ['DELETE', `/connections?solar_system_source=${THERA}&solar_system_target=${JITA}`],
   ];
@@ -238,6 +239,9 @@ describe('API documentation (/swaggerui reads /api/openapi.json)', () => {
     ['get', '/api/maps/{map_id}/user-characters', 200],
     ['post', '/api/maps/{map_id}/character-activity', 200],
     ['delete', '/api/maps/{map_id}/systems', 200],
+    ['post', '/api/maps/{map_id}/duplicate', 201],
+    ['post', '/api/maps/{map_id}/signatures/{id}/link', 200],
+    ['delete', '/api/maps/{map_id}/signatures/{id}/link', 200],
     ['patch', '/api/maps/{map_id}/connections', 200],
     ['delete', '/api/maps/{map_id}/connections', 204],
   ];

@@ -111,4 +111,14 @@ export class ConnectionRepository {
   async delete(db: Db, ids: readonly string[]): Promise<void> {
     if (ids.length) await db.run(`delete from map_connections where id in (${placeholders(ids.length)})`, ids);
   }
+
+  /** Copies every connection of `from` onto the map `to` (whose systems are already copied). */
+  async copyMap(db: Db, from: string, to: string): Promise<number> {
+    return db.run(
+      `insert into map_connections (map_id, solar_system_source, solar_system_target, type, mass_status, time_status, ship_size_type, wormhole_type, locked)
+       select ?, solar_system_source, solar_system_target, type, mass_status, time_status, ship_size_type, wormhole_type, locked
+       from map_connections where map_id = ? order by inserted_at, id`,
+      [to, from],
+    );
+  }
 }

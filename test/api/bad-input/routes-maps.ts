@@ -118,6 +118,13 @@ export const MAP_ROUTES: Endpoint[] = [
     params: (c) => ({ map_id: c.mapId, id: c.signatureRecordId }),
   },
   {
+    method: 'POST',
+    route: '/api/maps/:map_id/duplicate',
+    token: 'map',
+    params: mapPath,
+    body: () => ({ name: 'Copied map', description: 'copy', copy_acls: false, copy_signatures: true }),
+  },
+  {
     method: 'DELETE',
     route: '/api/maps/:map_id/systems',
     token: 'map',

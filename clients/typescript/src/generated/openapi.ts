@@ -749,6 +749,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/maps/{map_id}/signatures/{id}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a signature to a system
+         * @description Links a signature to the system it leads to: `linked_system_id` becomes `solar_system_target` and
+         *     `group` becomes `Wormhole`. The target must be a visible system of the map other than the
+         *     signature's own (404 `system_not_found` naming `solar_system_target`). Emits `signatures_updated`
+         *     for the signature's system (`updated_count` 1); linking again to the same system changes nothing
+         *     and emits nothing. Answers the signature.
+         */
+        post: operations["LinkSignature"];
+        /**
+         * Unlink a signature
+         * @description Clears a signature's link (`linked_system_id` null; `group` is kept). Emits `signatures_updated`
+         *     for the signature's system. 409 `signature_not_linked` when the signature has no link.
+         */
+        delete: operations["UnlinkSignature"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/{map_id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a map
+         * @description Creates a copy of the map owned by the same character: its systems (hidden ones too), connections
+         *     and structures, and unless declined its signatures (`copy_signatures`) and ACL links (`copy_acls`),
+         *     in one transaction. The slug is made from the name (`-2`, `-3`, … when taken). The answer carries a
+         *     map key of the copy (bound to the owner's character, with the calling key's profile), shown once.
+         *     No event is emitted on either map. Only the map owner's key may (403 `not_map_owner`).
+         */
+        post: operations["DuplicateMap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/maps/{map_id}/events": {
         parameters: {
             query?: never;
@@ -2092,6 +2145,42 @@ export interface components {
         };
         DataResponse_PingResultDto_: {
             data: components["schemas"]["PingResultDto"];
+        };
+        DataResponse_SignatureDto_: {
+            data: components["schemas"]["SignatureDto"];
+        };
+        /** @description The system a signature leads to. */
+        LinkSignatureRequest: {
+            /**
+             * Format: int32
+             * @description Solar system id of a visible system of the map (the other end of the signature's wormhole).
+             */
+            solar_system_target: number;
+        };
+        /** @description The copy, and its first map key. */
+        DuplicatedMapDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Made from the name: lower-case letters, digits and dashes, with `-2`, `-3`, … when taken. */
+            slug: string;
+            description: string | null;
+            /** @description A map key of the copy, bound to the owner's character. Shown once: only its hash is stored. */
+            api_key: string;
+        };
+        DataResponse_DuplicatedMapDto_: {
+            data: components["schemas"]["DuplicatedMapDto"];
+        };
+        /** @description What the copy is called and what it takes along. */
+        DuplicateMapRequest: {
+            /** @description Name of the copy (3–20 characters, as the reference server allows); its slug is made from it. */
+            name: string;
+            /** @description Description of the copy; omitted or null: none. */
+            description?: string | null;
+            /** @description Link the copy to the ACLs the map is linked to. Default true. */
+            copy_acls?: boolean;
+            /** @description Copy the systems' signatures. Default true. */
+            copy_signatures?: boolean;
         };
         /** @enum {string} */
         EventType: "add_system" | "deleted_system" | "system_metadata_changed" | "connection_added" | "connection_removed" | "connection_updated" | "signature_added" | "signature_removed" | "signatures_updated" | "map_kill" | "acl_member_added" | "acl_member_removed" | "acl_member_updated";
@@ -6076,6 +6165,240 @@ export interface operations {
                 };
             };
             /** @description Unknown subscription */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    LinkSignature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+                /** @description Signature record id (the `id` UUID of a signature, not its `ABC-123` id). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkSignatureRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_SignatureDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`), signature (`signature_not_found`) or target system (`system_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    UnlinkSignature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+                /** @description Signature record id (the `id` UUID of a signature). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_SignatureDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`) or signature (`signature_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The signature is not linked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    DuplicateMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DuplicateMapRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_DuplicatedMapDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not the map owner's key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map, or a map this key does not belong to */
             404: {
                 headers: {
                     [name: string]: unknown;
