@@ -8,6 +8,7 @@ import { SignaturesController } from './signatures/signatures.controller.js';
 import { SignatureEditsController } from './signatures/signature-edits.controller.js';
 import { SignatureLinksController } from './signatures/signature-links.controller.js';
 import { MapDuplicateController } from './duplicate/map-duplicate.controller.js';
+import { AuditController } from './audit/audit.controller.js';
 import { StructuresController } from './structures/structures.controller.js';
 import { StructureEditsController } from './structures/structure-edits.controller.js';
 import { TrackingController } from './tracking/tracking.controller.js';
@@ -25,6 +26,7 @@ export const MAP_CONTROLLER_FACTORIES: [unknown, (s: Omit<MapServices, 'mapConte
   [SignatureEditsController, (s) => new SignatureEditsController(s.signatures)],
   [SignatureLinksController, (s) => new SignatureLinksController(s.signatureLinks)],
   [MapDuplicateController, (s) => new MapDuplicateController(s.duplicates)],
+  [AuditController, (s) => new AuditController(s.audit)],
   [StructuresController, (s) => new StructuresController(s.structures)],
   [StructureEditsController, (s) => new StructureEditsController(s.structures)],
   [TrackingController, (s) => new TrackingController(s.tracking)],

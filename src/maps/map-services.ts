@@ -7,6 +7,7 @@ import { ConnectionsService } from './connections/connections.service.js';
 import { SignaturesService } from './signatures/signatures.service.js';
 import { SignatureLinksService } from './signatures/signature-links.service.js';
 import { MapDuplicateService } from './duplicate/map-duplicate.service.js';
+import { AuditService } from './audit/audit.service.js';
 import { StructuresService } from './structures/structures.service.js';
 import { KillsService } from './kills/kills.service.js';
 import { ActivityService } from './activity/activity.service.js';
@@ -23,6 +24,7 @@ export interface MapServices {
   signatures: SignaturesService;
   signatureLinks: SignatureLinksService;
   duplicates: MapDuplicateService;
+  audit: AuditService;
   structures: StructuresService;
   kills: KillsService;
   activity: ActivityService;
@@ -38,6 +40,7 @@ export function createMapServices(db: Db, outbox: Outbox): MapServices {
     signatures: new SignaturesService(db, outbox),
     signatureLinks: new SignatureLinksService(db, outbox),
     duplicates: new MapDuplicateService(db),
+    audit: new AuditService(db),
     structures: new StructuresService(db),
     kills: new KillsService(db, outbox),
     activity: new ActivityService(db),

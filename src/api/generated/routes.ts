@@ -38,6 +38,8 @@ import { SignatureLinksController } from './../../maps/signatures/signature-link
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { MapDuplicateController } from './../../maps/duplicate/map-duplicate.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { AuditController } from './../../maps/audit/audit.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { EventsController } from './../../events/events.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { CharactersController } from './../../characters/characters.controller.js';
@@ -978,14 +980,40 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "EventType": {
-        "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["add_system"]},{"dataType":"enum","enums":["deleted_system"]},{"dataType":"enum","enums":["system_metadata_changed"]},{"dataType":"enum","enums":["connection_added"]},{"dataType":"enum","enums":["connection_removed"]},{"dataType":"enum","enums":["connection_updated"]},{"dataType":"enum","enums":["signature_added"]},{"dataType":"enum","enums":["signature_removed"]},{"dataType":"enum","enums":["signatures_updated"]},{"dataType":"enum","enums":["map_kill"]},{"dataType":"enum","enums":["acl_member_added"]},{"dataType":"enum","enums":["acl_member_removed"]},{"dataType":"enum","enums":["acl_member_updated"]}],"validators":{}},
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Record_string.unknown_": {
         "dataType": "refAlias",
         "type": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "AuditEntryDto": {
+        "dataType": "refObject",
+        "properties": {
+            "entity_type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["map"]},{"dataType":"enum","enums":["access_list"]}],"required":true},
+            "event_name": {"dataType":"string","required":true},
+            "event_type": {"dataType":"string","required":true},
+            "event_data": {"ref":"Record_string.unknown_","required":true},
+            "character": {"dataType":"union","subSchemas":[{"ref":"CharacterDto"},{"dataType":"enum","enums":[null]}],"required":true},
+            "inserted_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_AuditEntryDto-Array_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"dataType":"array","array":{"dataType":"refObject","ref":"AuditEntryDto"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "AuditPeriod": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["1H"]},{"dataType":"enum","enums":["1D"]},{"dataType":"enum","enums":["1W"]},{"dataType":"enum","enums":["1M"]},{"dataType":"enum","enums":["2M"]},{"dataType":"enum","enums":["3M"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "EventType": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["add_system"]},{"dataType":"enum","enums":["deleted_system"]},{"dataType":"enum","enums":["system_metadata_changed"]},{"dataType":"enum","enums":["connection_added"]},{"dataType":"enum","enums":["connection_removed"]},{"dataType":"enum","enums":["connection_updated"]},{"dataType":"enum","enums":["signature_added"]},{"dataType":"enum","enums":["signature_removed"]},{"dataType":"enum","enums":["signatures_updated"]},{"dataType":"enum","enums":["map_kill"]},{"dataType":"enum","enums":["acl_member_added"]},{"dataType":"enum","enums":["acl_member_removed"]},{"dataType":"enum","enums":["acl_member_updated"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "EventEnvelope": {
@@ -3256,6 +3284,47 @@ export function RegisterRoutes(app: Router) {
                 next,
                 validatedArgs,
                 successStatus: 201,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsAuditController_getAudit: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                period: {"in":"query","name":"period","required":true,"ref":"AuditPeriod"},
+                map_id: {"in":"query","name":"map_id","dataType":"string"},
+                slug: {"in":"query","name":"slug","dataType":"string"},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
+        };
+        app.get('/api/map/audit',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(AuditController)),
+            ...(fetchMiddlewares<RequestHandler>(AuditController.prototype.getAudit)),
+
+            async function AuditController_getAudit(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsAuditController_getAudit, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<AuditController>(AuditController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getAudit',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);

@@ -802,6 +802,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/map/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit feed of the map
+         * @description The map's events over the period, newest first (at most `limit`, default and maximum 1000), from
+         *     the event log (as far back as its retention keeps): each with `entity_type`, a readable
+         *     `event_name`, its `event_type`, the payload as `event_data`, the `character` the payload names and
+         *     `inserted_at`. `period` is required: 1H, 1D, 1W, 1M, 2M or 3M (a month is 31 days).
+         */
+        get: operations["GetAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/maps/{map_id}/events": {
         parameters: {
             query?: never;
@@ -2182,12 +2205,38 @@ export interface components {
             /** @description Copy the systems' signatures. Default true. */
             copy_signatures?: boolean;
         };
-        /** @enum {string} */
-        EventType: "add_system" | "deleted_system" | "system_metadata_changed" | "connection_added" | "connection_removed" | "connection_updated" | "signature_added" | "signature_removed" | "signatures_updated" | "map_kill" | "acl_member_added" | "acl_member_removed" | "acl_member_updated";
         /** @description Construct a type with a set of properties K of type T */
         "Record_string.unknown_": {
             [key: string]: unknown;
         };
+        /** @description One event of the map's log, as the reference server's audit entries. */
+        AuditEntryDto: {
+            /**
+             * @description `access_list` for ACL member events, else `map`.
+             * @enum {string}
+             */
+            entity_type: "map" | "access_list";
+            /** @description Readable name of the event, e.g. `System Added`, `Connection Removed`. */
+            event_name: string;
+            /** @description The event type of the stream and webhooks, e.g. `add_system`. */
+            event_type: string;
+            /** @description The event's payload, as the stream and webhooks carry it. */
+            event_data: components["schemas"]["Record_string.unknown_"];
+            /** @description The character named by the payload's `character_eve_id` (signatures, tracking, rally points), else null. */
+            character: components["schemas"]["CharacterDto"] | null;
+            /** @description When the change was written: ISO 8601 UTC, microseconds. */
+            inserted_at: string;
+        };
+        "DataResponse_AuditEntryDto-Array_": {
+            data: components["schemas"]["AuditEntryDto"][];
+        };
+        /**
+         * @description How far back the feed goes: an hour, a day, a week, or 1–3 months of 31 days (as the reference server counts).
+         * @enum {string}
+         */
+        AuditPeriod: "1H" | "1D" | "1W" | "1M" | "2M" | "3M";
+        /** @enum {string} */
+        EventType: "add_system" | "deleted_system" | "system_metadata_changed" | "connection_added" | "connection_removed" | "connection_updated" | "signature_added" | "signature_removed" | "signatures_updated" | "map_kill" | "acl_member_added" | "acl_member_removed" | "acl_member_updated";
         /** @description The event envelope: what streams, webhooks and the event log carry. */
         EventEnvelope: {
             /** @description ULID, strictly increasing per map in delivery order. */
@@ -6391,6 +6440,98 @@ export interface operations {
             };
             /** @description Not the map owner's key */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map, or a map this key does not belong to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    GetAudit: {
+        parameters: {
+            query: {
+                /** @description How far back: 1H, 1D, 1W, 1M, 2M or 3M. */
+                period: components["schemas"]["AuditPeriod"];
+                /** @description Map UUID; give `map_id` or `slug` (or both, naming the same map). */
+                map_id?: string;
+                /** @description Map slug; give `map_id` or `slug`. */
+                slug?: string;
+                /** @description Entries at most (1–1000, default 1000). */
+                limit?: number;
+            };
+            header?: {
+                /** @description ETag of an earlier answer: 304 without a body while it is still the current one. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    /** @description `private, no-cache`: clients may keep the answer but must revalidate it before each use. */
+                    "Cache-Control": string;
+                    /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_AuditEntryDto-Array_"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` names the current ETag; no body */
+            304: {
+                headers: {
+                    /** @description `private, no-cache`: clients may keep the answer but must revalidate it before each use. */
+                    "Cache-Control": string;
+                    /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing map selector or `period`, malformed parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
