@@ -44,6 +44,6 @@ export function createMapServices(db: Db, outbox: Outbox): MapServices {
     structures: new StructuresService(db),
     kills: new KillsService(db, outbox),
     activity: new ActivityService(db),
-    tracking: new TrackingService(db),
+    tracking: new TrackingService(db, outbox),
   };
 }

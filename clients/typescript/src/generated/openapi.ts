@@ -2236,7 +2236,7 @@ export interface components {
          */
         AuditPeriod: "1H" | "1D" | "1W" | "1M" | "2M" | "3M";
         /** @enum {string} */
-        EventType: "add_system" | "deleted_system" | "system_metadata_changed" | "connection_added" | "connection_removed" | "connection_updated" | "signature_added" | "signature_removed" | "signatures_updated" | "map_kill" | "acl_member_added" | "acl_member_removed" | "acl_member_updated";
+        EventType: "add_system" | "deleted_system" | "system_metadata_changed" | "connection_added" | "connection_removed" | "connection_updated" | "signature_added" | "signature_removed" | "signatures_updated" | "map_kill" | "acl_member_added" | "acl_member_removed" | "acl_member_updated" | "character_added" | "character_removed" | "characters_updated" | "rally_point_added" | "rally_point_removed";
         /** @description The event envelope: what streams, webhooks and the event log carry. */
         EventEnvelope: {
             /** @description ULID, strictly increasing per map in delivery order. */
