@@ -9,6 +9,7 @@ import { SignatureEditsController } from './signatures/signature-edits.controlle
 import { SignatureLinksController } from './signatures/signature-links.controller.js';
 import { MapDuplicateController } from './duplicate/map-duplicate.controller.js';
 import { AuditController } from './audit/audit.controller.js';
+import { RallyPointsController } from './rally-points/rally-points.controller.js';
 import { StructuresController } from './structures/structures.controller.js';
 import { StructureEditsController } from './structures/structure-edits.controller.js';
 import { TrackingController } from './tracking/tracking.controller.js';
@@ -27,6 +28,7 @@ export const MAP_CONTROLLER_FACTORIES: [unknown, (s: Omit<MapServices, 'mapConte
   [SignatureLinksController, (s) => new SignatureLinksController(s.signatureLinks)],
   [MapDuplicateController, (s) => new MapDuplicateController(s.duplicates)],
   [AuditController, (s) => new AuditController(s.audit)],
+  [RallyPointsController, (s) => new RallyPointsController(s.rallyPoints)],
   [StructuresController, (s) => new StructuresController(s.structures)],
   [StructureEditsController, (s) => new StructureEditsController(s.structures)],
   [TrackingController, (s) => new TrackingController(s.tracking)],

@@ -8,6 +8,7 @@ import { SignaturesService } from './signatures/signatures.service.js';
 import { SignatureLinksService } from './signatures/signature-links.service.js';
 import { MapDuplicateService } from './duplicate/map-duplicate.service.js';
 import { AuditService } from './audit/audit.service.js';
+import { RallyPointsService } from './rally-points/rally-points.service.js';
 import { StructuresService } from './structures/structures.service.js';
 import { KillsService } from './kills/kills.service.js';
 import { ActivityService } from './activity/activity.service.js';
@@ -25,6 +26,7 @@ export interface MapServices {
   signatureLinks: SignatureLinksService;
   duplicates: MapDuplicateService;
   audit: AuditService;
+  rallyPoints: RallyPointsService;
   structures: StructuresService;
   kills: KillsService;
   activity: ActivityService;
@@ -41,6 +43,7 @@ export function createMapServices(db: Db, outbox: Outbox): MapServices {
     signatureLinks: new SignatureLinksService(db, outbox),
     duplicates: new MapDuplicateService(db),
     audit: new AuditService(db),
+    rallyPoints: new RallyPointsService(db, outbox),
     structures: new StructuresService(db),
     kills: new KillsService(db, outbox),
     activity: new ActivityService(db),

@@ -80,6 +80,8 @@ function endpoints(): [string, string, unknown?][] {
     ['POST', '/character-activity', { passages: 1 }],
     ['DELETE', '/systems', { system_ids: [JITA], connection_ids: [ids.connection] }],
     ['POST', '/duplicate', { name: 'Copied map' }],
+    ['GET', '/rally-points'],
+    ['POST', '/rally-points', { solar_system_id: JITA, character_eve_id: pilot.eve_id }],
     ['PATCH', `/connections?solar_system_source=${THERA}&solar_system_target=${JITA}`, { mass_status: 2 }],
     ['DELETE', `/connections?solar_system_source=${THERA}&solar_system_target=${JITA}`],
   ];
@@ -240,6 +242,9 @@ describe('API documentation (/swaggerui reads /api/openapi.json)', () => {
     ['post', '/api/maps/{map_id}/character-activity', 200],
     ['delete', '/api/maps/{map_id}/systems', 200],
     ['post', '/api/maps/{map_id}/duplicate', 201],
+    ['get', '/api/maps/{map_id}/rally-points', 200],
+    ['post', '/api/maps/{map_id}/rally-points', 201],
+    ['delete', '/api/maps/{map_id}/rally-points/{id}', 204],
     ['post', '/api/maps/{map_id}/signatures/{id}/link', 200],
     ['delete', '/api/maps/{map_id}/signatures/{id}/link', 200],
     ['patch', '/api/maps/{map_id}/connections', 200],

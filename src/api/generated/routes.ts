@@ -36,6 +36,8 @@ import { WebhooksController } from './../../webhooks/webhooks.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { SignatureLinksController } from './../../maps/signatures/signature-links.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { RallyPointsController } from './../../maps/rally-points/rally-points.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { MapDuplicateController } from './../../maps/duplicate/map-duplicate.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { AuditController } from './../../maps/audit/audit.controller.js';
@@ -945,6 +947,47 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "solar_system_target": {"dataType":"integer","required":true,"validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RallyPointDto": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"string","required":true},
+            "solar_system_id": {"dataType":"integer","required":true},
+            "system_id": {"dataType":"string","required":true},
+            "system_name": {"dataType":"string","required":true},
+            "character_eve_id": {"dataType":"string","required":true},
+            "character_name": {"dataType":"string","required":true},
+            "message": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "inserted_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_RallyPointDto-Array_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"dataType":"array","array":{"dataType":"refObject","ref":"RallyPointDto"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_RallyPointDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"RallyPointDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "AddRallyPointRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "solar_system_id": {"dataType":"integer","required":true,"validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+            "character_eve_id": {"dataType":"string","required":true,"validators":{"pattern":{"errorMsg":"must be decimal digits without a leading zero","value":"^[1-9][0-9]{0,19}$"}}},
+            "message": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":1000}}},
         },
         "additionalProperties": false,
     },
@@ -3246,6 +3289,120 @@ export function RegisterRoutes(app: Router) {
                 next,
                 validatedArgs,
                 successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsRallyPointsController_listRallyPoints: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                _if_none_match: {"in":"header","name":"If-None-Match","dataType":"string"},
+        };
+        app.get('/api/maps/:map_id/rally-points',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(RallyPointsController)),
+            ...(fetchMiddlewares<RequestHandler>(RallyPointsController.prototype.listRallyPoints)),
+
+            async function RallyPointsController_listRallyPoints(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsRallyPointsController_listRallyPoints, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<RallyPointsController>(RallyPointsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listRallyPoints',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 200,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsRallyPointsController_addRallyPoint: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"ref":"AddRallyPointRequest"},
+        };
+        app.post('/api/maps/:map_id/rally-points',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(RallyPointsController)),
+            ...(fetchMiddlewares<RequestHandler>(RallyPointsController.prototype.addRallyPoint)),
+
+            async function RallyPointsController_addRallyPoint(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsRallyPointsController_addRallyPoint, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<RallyPointsController>(RallyPointsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'addRallyPoint',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsRallyPointsController_deleteRallyPoint: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                id: {"in":"path","name":"id","required":true,"dataType":"string"},
+        };
+        app.delete('/api/maps/:map_id/rally-points/:id',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(RallyPointsController)),
+            ...(fetchMiddlewares<RequestHandler>(RallyPointsController.prototype.deleteRallyPoint)),
+
+            async function RallyPointsController_deleteRallyPoint(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsRallyPointsController_deleteRallyPoint, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<RallyPointsController>(RallyPointsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'deleteRallyPoint',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 204,
               });
             } catch (err) {
                 return next(err);

@@ -124,6 +124,20 @@ export const MAP_ROUTES: Endpoint[] = [
     params: mapPath,
     body: () => ({ name: 'Copied map', description: 'copy', copy_acls: false, copy_signatures: true }),
   },
+  { method: 'GET', route: '/api/maps/:map_id/rally-points', token: 'map', params: mapPath },
+  {
+    method: 'POST',
+    route: '/api/maps/:map_id/rally-points',
+    token: 'map',
+    params: mapPath,
+    body: (c) => ({ solar_system_id: ON_MAP_2, character_eve_id: c.ownerEveId, message: 'Rally' }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/maps/:map_id/rally-points/:id',
+    token: 'map',
+    params: (c) => ({ map_id: c.mapId, id: c.rallyPointId }),
+  },
   {
     method: 'DELETE',
     route: '/api/maps/:map_id/systems',

@@ -25,6 +25,7 @@ export interface Ctx {
   connectionId: string;
   /** Record id (UUID) of the fixture's signature. */
   signatureRecordId: string;
+  rallyPointId: string;
   structureId: string;
   webhookId: string;
   eventId: string;

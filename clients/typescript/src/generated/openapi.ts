@@ -778,6 +778,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/maps/{map_id}/rally-points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rally points of the map
+         * @description The map's rally points, oldest first.
+         */
+        get: operations["ListRallyPoints"];
+        put?: never;
+        /**
+         * Add a rally point
+         * @description Sets a rally point in a visible system of the map, called by a known character; emits
+         *     `rally_point_added`.
+         */
+        post: operations["AddRallyPoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/{map_id}/rally-points/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a rally point
+         * @description Removes a rally point; emits `rally_point_removed`.
+         */
+        delete: operations["DeleteRallyPoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/maps/{map_id}/duplicate": {
         parameters: {
             query?: never;
@@ -2179,6 +2224,42 @@ export interface components {
              * @description Solar system id of a visible system of the map (the other end of the signature's wormhole).
              */
             solar_system_target: number;
+        };
+        /** @description A rally point: a character's call to gather in a system of the map. */
+        RallyPointDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: int32 */
+            solar_system_id: number;
+            /**
+             * Format: uuid
+             * @description The map system's record id.
+             */
+            system_id: string;
+            system_name: string;
+            character_eve_id: string;
+            character_name: string;
+            message: string | null;
+            /** @description ISO 8601 UTC, microseconds. */
+            inserted_at: string;
+        };
+        "DataResponse_RallyPointDto-Array_": {
+            data: components["schemas"]["RallyPointDto"][];
+        };
+        DataResponse_RallyPointDto_: {
+            data: components["schemas"]["RallyPointDto"];
+        };
+        /** @description A rally point to set. */
+        AddRallyPointRequest: {
+            /**
+             * Format: int32
+             * @description A visible system of the map.
+             */
+            solar_system_id: number;
+            /** @description eve_id of a known character who calls the rally. */
+            character_eve_id: string;
+            /** @description What to rally for; omitted or null: none. */
+            message?: string | null;
         };
         /** @description The copy, and its first map key. */
         DuplicatedMapDto: {
@@ -6368,6 +6449,232 @@ export interface operations {
             };
             /** @description The signature is not linked */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ListRallyPoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of an earlier answer: 304 without a body while it is still the current one. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    /** @description `private, no-cache`: clients may keep the answer but must revalidate it before each use. */
+                    "Cache-Control": string;
+                    /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_RallyPointDto-Array_"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` names the current ETag; no body */
+            304: {
+                headers: {
+                    /** @description `private, no-cache`: clients may keep the answer but must revalidate it before each use. */
+                    "Cache-Control": string;
+                    /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map, or a map this key does not belong to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    AddRallyPoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddRallyPointRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_RallyPointDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`), system not on the map (`system_not_found`) or unknown character (`character_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    DeleteRallyPoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+                /** @description Rally point id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`) or rally point (`rally_point_not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
