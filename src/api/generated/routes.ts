@@ -1019,6 +1019,7 @@ const models: TsoaRoute.Models = {
             "description": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":10000}}},
             "copy_acls": {"dataType":"boolean"},
             "copy_signatures": {"dataType":"boolean"},
+            "copy_user_settings": {"dataType":"boolean"},
         },
         "additionalProperties": false,
     },

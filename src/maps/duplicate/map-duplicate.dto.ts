@@ -17,6 +17,8 @@ export interface DuplicateMapRequest {
   copy_acls?: boolean;
   /** Copy the systems' signatures. Default true. */
   copy_signatures?: boolean;
+  /** Accepted for clients of the reference server and ignored: this service keeps no per-user map settings. */
+  copy_user_settings?: boolean;
 }
 
 /** The copy, and its first map key. */

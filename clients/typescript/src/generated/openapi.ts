@@ -2285,6 +2285,8 @@ export interface components {
             copy_acls?: boolean;
             /** @description Copy the systems' signatures. Default true. */
             copy_signatures?: boolean;
+            /** @description Accepted for clients of the reference server and ignored: this service keeps no per-user map settings. */
+            copy_user_settings?: boolean;
         };
         /** @description Construct a type with a set of properties K of type T */
         "Record_string.unknown_": {
