@@ -82,6 +82,38 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "StaticDestinationDto": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "name": {"dataType":"string","required":true},
+            "short_name": {"dataType":"string","required":true},
+            "destinations": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "StaticPropertiesDto": {
+        "dataType": "refObject",
+        "properties": {
+            "lifetime": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "max_mass": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "max_jump_mass": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "mass_regeneration": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "StaticDetailDto": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true},
+            "destination": {"ref":"StaticDestinationDto","required":true},
+            "properties": {"ref":"StaticPropertiesDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "SystemStaticInfoDto": {
         "dataType": "refObject",
         "properties": {
@@ -102,6 +134,7 @@ const models: TsoaRoute.Models = {
             "effect_power": {"dataType":"integer","required":true},
             "statics": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "wandering": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "static_details": {"dataType":"array","array":{"dataType":"refObject","ref":"StaticDetailDto"},"required":true},
             "sun_type_id": {"dataType":"integer","required":true},
         },
         "additionalProperties": false,

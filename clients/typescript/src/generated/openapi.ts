@@ -1253,6 +1253,51 @@ export interface components {
             /** @description Present for validation failures. */
             details?: components["schemas"]["ErrorDetailDto"][];
         };
+        /**
+         * @description The class a static leads to: its first destination by `id`, `name` and `short_name` (null, `Unknown`
+         *     and `?` for a type the static data does not know), and every destination class id in `destinations`
+         *     (several for a multi-destination static such as C729).
+         */
+        StaticDestinationDto: {
+            id: string | null;
+            name: string;
+            short_name: string;
+            /**
+             * @example [
+             *       "hs",
+             *       "ls",
+             *       "ns",
+             *       "pochven"
+             *     ]
+             */
+            destinations: string[];
+        };
+        StaticPropertiesDto: {
+            /** @description Lifetime in hours, as the static data writes it (e.g. `16`, `4.5`). */
+            lifetime: string | null;
+            /**
+             * Format: double
+             * @description Total mass in kg.
+             */
+            max_mass: number | null;
+            /**
+             * Format: double
+             * @description Largest mass per jump in kg.
+             */
+            max_jump_mass: number | null;
+            /**
+             * Format: double
+             * @description Mass regenerated in kg.
+             */
+            mass_regeneration: number | null;
+        };
+        /** @description Where a static wormhole leads and what it carries, as the reference server details it. */
+        StaticDetailDto: {
+            /** @description Wormhole type code, e.g. `C729`. */
+            name: string;
+            destination: components["schemas"]["StaticDestinationDto"];
+            properties: components["schemas"]["StaticPropertiesDto"];
+        };
         /** @description System static information: static facts about one EVE solar system. */
         SystemStaticInfoDto: {
             /**
@@ -1350,6 +1395,8 @@ export interface components {
              * @example []
              */
             wandering: string[];
+            /** @description One entry per static, in `statics` order: where it leads and its mass and lifetime. */
+            static_details: components["schemas"]["StaticDetailDto"][];
             /**
              * Format: int32
              * @description Type id of the system's star (0 when it has none).
