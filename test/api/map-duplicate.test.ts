@@ -88,7 +88,7 @@ describe('POST /api/maps/{map_id}/duplicate', () => {
 
   it('leaves signatures and ACL links behind when copy_signatures and copy_acls are false', async () => {
     const { c } = await source();
-    const res = await c.send<{ data: Json }>('POST', '/duplicate', { name: 'Bare copy', copy_signatures: false, copy_acls: false });
+    const res = await c.send<{ data: Json }>('POST', '/duplicate', { name: 'Bare copy', copy_signatures: false, copy_acls: false, copy_user_settings: true });
     expect(res.status).toBe(201);
     const copied = await content(c, res.body.data.id as string);
     expect(copied.signatures).toEqual([]);
