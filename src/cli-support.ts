@@ -41,7 +41,7 @@ export async function withDatabase<T>(fn: (core: Core) => Promise<T>): Promise<T
 /** The admin commands' service, over the database alone (key caches live in server processes). */
 export async function withAdmin<T>(fn: (admin: AdminService) => Promise<T>): Promise<T> {
   const { AdminService } = await import('./admin/admin.service.js');
-  return withDatabase((core) => fn(new AdminService(dbOf(core.db.orm))));
+  return withDatabase((core) => fn(new AdminService(dbOf(core.db.orm), core.outbox)));
 }
 
 export function print(value: unknown): void {

@@ -73,6 +73,11 @@ export class AclRepository {
   async mapsOf(db: Db, aclId: string): Promise<string[]> {
     return (await db.all<{ map_id: string }>('select map_id from map_acls where acl_id = ? order by map_id', [aclId])).map((r) => r.map_id);
   }
+
+  /** Links the map `to` to every ACL the map `from` is linked to. */
+  async copyMapLinks(db: Db, from: string, to: string): Promise<number> {
+    return db.run('insert into map_acls (map_id, acl_id) select ?, acl_id from map_acls where map_id = ? order by acl_id', [to, from]);
+  }
 }
 
 /** The acl_members table. */

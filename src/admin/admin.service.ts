@@ -18,6 +18,9 @@ import type {
 } from './admin.dto.js';
 import { MapKeyRepository, MapRepository, UserRepository } from './admin.repository.js';
 import type { KeyProfile } from '../api/key-profile.js';
+import type { Outbox } from '../events/outbox.js';
+import { changeTracking, removeFromMap } from '../maps/tracking/tracking-changes.js';
+import { charactersUpdatedEvent, mapCharacterPayload } from '../maps/event-payloads.js';
 
 /** Trimmed text that must not be blank (the schema's minLength counts spaces). */
 function nonBlank(value: string, field: string): string {
@@ -60,6 +63,8 @@ export function adminRepositories(): AdminRepositories {
 export class AdminService {
   constructor(
     private readonly db: Db,
+    /** Where tracking and character changes write their map events. */
+    private readonly outbox: Outbox,
     /** Called after a key is revoked so cached token resolutions are dropped. */
     private readonly onKeysChanged: () => void = () => {},
     private readonly repos: AdminRepositories = adminRepositories(),
@@ -107,19 +112,30 @@ export class AdminService {
     const name = nonBlank(req.name, 'name');
     const corporationTicker = nonBlank(req.corporation_ticker, 'corporation_ticker');
     if (req.user_id) await this.getUser(req.user_id);
-    const saved = await this.repos.characters.upsert(
-      this.db,
-      {
-        eve_id: req.eve_id,
-        name,
-        corporation_id: req.corporation_id,
-        corporation_ticker: corporationTicker,
-        alliance_id: req.alliance_id ?? null,
-        alliance_ticker: req.alliance_ticker ?? null,
-      },
-      req.user_id,
-    );
-    return { id: saved.id, user_id: saved.user_id, ...saved.character };
+    return this.db.transaction(async (tx) => {
+      const before = await this.repos.characters.byEveId(tx, req.eve_id);
+      const saved = await this.repos.characters.upsert(
+        tx,
+        {
+          eve_id: req.eve_id,
+          name,
+          corporation_id: req.corporation_id,
+          corporation_ticker: corporationTicker,
+          alliance_id: req.alliance_id ?? null,
+          alliance_ticker: req.alliance_ticker ?? null,
+        },
+        req.user_id,
+      );
+      // A change of a tracked character's public fields reaches each map that tracks it as characters_updated.
+      if (before && JSON.stringify(before.character) !== JSON.stringify(saved.character)) {
+        const at = new Date();
+        const events = (await this.repos.tracking.trackedEntries(tx, saved.id)).map((e) =>
+          charactersUpdatedEvent(e.map_id, [mapCharacterPayload(e.id, saved.id, saved.character, true)], at),
+        );
+        await this.outbox.append(tx.em, events);
+      }
+      return { id: saved.id, user_id: saved.user_id, ...saved.character };
+    });
   }
 
   async listCharacters(): Promise<AdminCharacterDto[]> {
@@ -176,17 +192,21 @@ export class AdminService {
 
   /** Tracks (or untracks) a character on a map. */
   async setTracking(mapIdOrSlug: string, eveId: string, tracked: boolean): Promise<TrackedCharacterDto> {
-    const map = await this.getMap(mapIdOrSlug);
-    const ch = await this.characterByEveId(this.db, eveId);
-    const row = await this.repos.tracking.setTracked(this.db, map.id, ch.id, tracked);
-    return { id: row.id, character: ch.character, tracked: row.tracked, map_id: map.id };
+    return this.db.transaction(async (tx) => {
+      const map = await this.getMap(mapIdOrSlug, tx);
+      const ch = await this.characterByEveId(tx, eveId);
+      const row = await changeTracking(tx, this.outbox, this.repos.tracking, map.id, ch, tracked);
+      return { id: row.id, character: ch.character, tracked: row.tracked, map_id: map.id };
+    });
   }
 
   /** Removes a character from a map. */
   async removeTracking(mapIdOrSlug: string, eveId: string): Promise<void> {
-    const map = await this.getMap(mapIdOrSlug);
-    const ch = await this.characterByEveId(this.db, eveId);
-    await this.repos.tracking.remove(this.db, map.id, ch.id);
+    await this.db.transaction(async (tx) => {
+      const map = await this.getMap(mapIdOrSlug, tx);
+      const ch = await this.characterByEveId(tx, eveId);
+      await removeFromMap(tx, this.outbox, this.repos.tracking, map.id, ch);
+    });
   }
 
   private characterByEveId(db: Db, eveId: string) {

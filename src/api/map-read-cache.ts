@@ -1,6 +1,8 @@
 import type { Request as ExRequest, RequestHandler, Response as ExResponse } from 'express';
 import type { Metrics } from '../metrics.js';
 import type { MapReference } from '../maps/map-access.js';
+import { AUDIT_PERIOD_MS } from '../maps/audit/audit.service.js';
+import type { AuditPeriod } from '../maps/audit/audit.dto.js';
 import { matchesIfNoneMatch, type CachedRead, type MapReadCache, type MapReadVersions } from '../maps/map-read/read-cache.js';
 import { jsonChunks } from '../maps/map-read/json-chunks.js';
 import { openapiSpec } from './openapi.js';
@@ -41,8 +43,17 @@ function nextUtcMidnight(_body: unknown, req: ExRequest, now: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
 }
 
+/** The audit feed answers the last `period`: the body changes when its oldest entry leaves the window. */
+function auditWindowEnd(body: unknown, req: ExRequest): number {
+  const period = AUDIT_PERIOD_MS[req.query.period as AuditPeriod];
+  const entries = (body as { data?: { inserted_at?: string }[] }).data ?? [];
+  const oldest = Date.parse(entries.at(-1)?.inserted_at ?? '');
+  return period !== undefined && Number.isFinite(oldest) ? oldest + period : Infinity;
+}
+
 const EXPIRY: Record<string, CachedOperation['expiresAt']> = {
   '/api/map/systems-kills': killsWindowEnd,
+  '/api/map/audit': auditWindowEnd,
   '/api/map/character-activity': nextUtcMidnight,
 };
 

@@ -32,7 +32,7 @@ export function createApiServices(core: Core): ApiServices {
     tokens,
     ...createMapServices(db, core.outbox),
     acls: new AclService(db, core.secrets.box, core.outbox),
-    admin: new AdminService(db, () => tokens.invalidate()),
+    admin: new AdminService(db, core.outbox, () => tokens.invalidate()),
     staticInfo: new StaticInfoService(db),
     eventLog: new EventLogService(db),
     characters: new CharactersService(db, core.config.characterApiDisabled),

@@ -1,6 +1,6 @@
 /**
  * The event catalog: the 13 map event types of spec section 6 with their payloads as decisions §5
- * gives them. One discriminated union (`MapEvent`) that every payload builder returns, the relay
+ * gives them, then the reference server's character and rally point events (docs/decisions/0012). One discriminated union (`MapEvent`) that every payload builder returns, the relay
  * carries, and the stream and webhook payloads are documented from. Interfaces only (no mapped
  * types), so tsoa can read them into OpenAPI.
  */
@@ -20,6 +20,11 @@ export const EVENT_TYPES = [
   'acl_member_added',
   'acl_member_removed',
   'acl_member_updated',
+  'character_added',
+  'character_removed',
+  'characters_updated',
+  'rally_point_added',
+  'rally_point_removed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -160,6 +165,72 @@ export interface AclMemberPayload {
   role: string;
 }
 
+/**
+ * A character of the map, as character_added, character_removed and characters_updated carry it: the
+ * reference server's fields, each always present (location, ship and online state are not tracked
+ * here, so they are null).
+ */
+export interface MapCharacterPayload {
+  /** The character's entry on the map. @format uuid */
+  id: string;
+  /** The character's record id. @format uuid */
+  character_id: string;
+  character_eve_id: string;
+  name: string;
+  corporation_id: string;
+  corporation_ticker: string;
+  alliance_id: string | null;
+  alliance_ticker: string | null;
+  /** Whether the map tracks the character after the change. */
+  tracked: boolean;
+  ship_type_id: number | null;
+  ship_name: string | null;
+  online: boolean | null;
+  solar_system_id: number | null;
+  structure_id: number | null;
+  station_id: number | null;
+}
+
+/** Characters of the map whose public fields changed, in one batch. */
+export interface CharactersUpdatedPayload {
+  characters: MapCharacterPayload[];
+  /** When the change was made: ISO 8601 UTC, milliseconds. */
+  timestamp: string;
+}
+
+/** A rally point was set in a system of the map. */
+export interface RallyPointAddedPayload {
+  /** @format uuid */
+  rally_point_id: string;
+  solar_system_id: number;
+  /** The map system's record id. @format uuid */
+  system_id: string;
+  system_name: string;
+  /** The character's record id. @format uuid */
+  character_id: string;
+  character_name: string;
+  character_eve_id: string;
+  message: string | null;
+  /** ISO 8601 UTC, microseconds. */
+  created_at: string;
+}
+
+/** A rally point was removed (cancelled). `id` as the reference server names it; `rally_point_id` the same value. */
+export interface RallyPointRemovedPayload {
+  /** @format uuid */
+  id: string;
+  /** @format uuid */
+  rally_point_id: string;
+  solar_system_id: number;
+  /** @format uuid */
+  system_id: string;
+  system_name: string;
+  /** @format uuid */
+  character_id: string;
+  character_name: string;
+  character_eve_id: string;
+}
+
 export interface AddSystemEvent {
   type: 'add_system';
   payload: AddSystemPayload;
@@ -213,6 +284,27 @@ export interface AclMemberUpdatedEvent {
   payload: AclMemberPayload;
 }
 
+export interface CharacterAddedEvent {
+  type: 'character_added';
+  payload: MapCharacterPayload;
+}
+export interface CharacterRemovedEvent {
+  type: 'character_removed';
+  payload: MapCharacterPayload;
+}
+export interface CharactersUpdatedEvent {
+  type: 'characters_updated';
+  payload: CharactersUpdatedPayload;
+}
+export interface RallyPointAddedEvent {
+  type: 'rally_point_added';
+  payload: RallyPointAddedPayload;
+}
+export interface RallyPointRemovedEvent {
+  type: 'rally_point_removed';
+  payload: RallyPointRemovedPayload;
+}
+
 /** One map event: its type and the payload that type carries. */
 export type MapEvent =
   | AddSystemEvent
@@ -227,7 +319,12 @@ export type MapEvent =
   | MapKillEvent
   | AclMemberAddedEvent
   | AclMemberRemovedEvent
-  | AclMemberUpdatedEvent;
+  | AclMemberUpdatedEvent
+  | CharacterAddedEvent
+  | CharacterRemovedEvent
+  | CharactersUpdatedEvent
+  | RallyPointAddedEvent
+  | RallyPointRemovedEvent;
 
 /** The payload type of an event type. */
 export type PayloadOf<T extends EventType> = Extract<MapEvent, { type: T }>['payload'];

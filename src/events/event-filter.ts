@@ -3,16 +3,10 @@ import { ValidationError } from '../errors.js';
 
 /**
  * Names the reference server defines but this service never emits: accepted in a filter (existing
- * clients always ask for them) and matching nothing (decisions §5).
+ * clients always ask for them) and matching nothing (decisions §5). The other character and rally point
+ * events are emitted (docs/decisions/0012-reference-routes.md).
  */
-export const REFERENCE_ONLY_EVENT_NAMES = [
-  'character_added',
-  'character_removed',
-  'character_updated',
-  'characters_updated',
-  'rally_point_added',
-  'rally_point_removed',
-] as const;
+export const REFERENCE_ONLY_EVENT_NAMES = ['character_updated'] as const;
 
 /** Which event types a stream or webhook wants: every type (`*` or no filter), or a set. */
 export type EventFilter = { all: true } | { all: false; types: ReadonlySet<EventType> };

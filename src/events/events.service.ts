@@ -1,3 +1,4 @@
+import { tsMicro } from '../db/sql.js';
 import type { Db } from '../db/db.js';
 import type { MapKeyPrincipal } from '../api/principal.js';
 import { MapAccess } from '../maps/map-access.js';
@@ -71,4 +72,24 @@ export class EventLogService {
       (await this.db.one<{ id: string | null }>('select min(event_id) as id from map_events where map_id = ? and event_id is not null', [mapId]))?.id ?? null
     );
   }
+
+  /**
+   * Events of a map written at or after `since` (ids assigned or not), newest first, at most `limit`:
+   * the audit feed's rows. The log holds what its retention keeps.
+   */
+  async since(mapId: string, since: Date, limit: number): Promise<AuditEventRow[]> {
+    return this.db.all<AuditEventRow>(
+      `select type, payload, ${tsMicro('created_at')} as inserted_at from map_events
+       where map_id = ? and created_at >= ? order by created_at desc, seq desc limit ?`,
+      [mapId, since, limit],
+    );
+  }
+}
+
+/** An event as the audit feed reads it. */
+export interface AuditEventRow {
+  type: string;
+  payload: Record<string, unknown>;
+  /** ISO 8601 UTC, microseconds. */
+  inserted_at: string;
 }

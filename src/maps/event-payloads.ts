@@ -2,7 +2,15 @@
  * Payloads of the map content events, exactly as decisions §5 lists them. Every writer (the seeding
  * MapContentService and the editing API) builds its events here, so the shapes cannot drift apart.
  */
-import type { ConnectionPayload, OutboxEvent, SignatureAddedPayload, SystemMetadataChangedPayload } from '../events/catalog.js';
+import type {
+  ConnectionPayload,
+  MapCharacterPayload,
+  OutboxEvent,
+  RallyPointAddedPayload,
+  SignatureAddedPayload,
+  SystemMetadataChangedPayload,
+} from '../events/catalog.js';
+import type { CharacterDto } from './map.dto.js';
 
 /** Columns of a map_systems row that the system events carry: the event's fields, with the row id. */
 export type SystemRow = Omit<SystemMetadataChangedPayload, 'system_id' | 'changed'> & { id: string };
@@ -146,6 +154,60 @@ export function signaturesUpdatedEvent(mapId: string, solarSystemId: number, cou
     mapId,
     type: 'signatures_updated',
     payload: { solar_system_id: solarSystemId, added_count: counts.added, updated_count: counts.updated, removed_count: counts.removed },
+  };
+}
+
+/** A character's entry on a map, as the character events carry it. */
+export function mapCharacterPayload(entryId: string, characterId: string, c: CharacterDto, tracked: boolean): MapCharacterPayload {
+  return {
+    id: entryId,
+    character_id: characterId,
+    character_eve_id: c.eve_id,
+    name: c.name,
+    corporation_id: c.corporation_id,
+    corporation_ticker: c.corporation_ticker,
+    alliance_id: c.alliance_id,
+    alliance_ticker: c.alliance_ticker,
+    tracked,
+    ship_type_id: null,
+    ship_name: null,
+    online: null,
+    solar_system_id: null,
+    structure_id: null,
+    station_id: null,
+  };
+}
+
+export function characterAddedEvent(mapId: string, payload: MapCharacterPayload): OutboxEvent {
+  return { mapId, type: 'character_added', payload };
+}
+
+export function characterRemovedEvent(mapId: string, payload: MapCharacterPayload): OutboxEvent {
+  return { mapId, type: 'character_removed', payload };
+}
+
+export function charactersUpdatedEvent(mapId: string, characters: MapCharacterPayload[], at: Date): OutboxEvent {
+  return { mapId, type: 'characters_updated', payload: { characters, timestamp: at.toISOString() } };
+}
+
+export function rallyPointAddedEvent(mapId: string, p: RallyPointAddedPayload): OutboxEvent {
+  return { mapId, type: 'rally_point_added', payload: p };
+}
+
+export function rallyPointRemovedEvent(mapId: string, p: RallyPointAddedPayload): OutboxEvent {
+  return {
+    mapId,
+    type: 'rally_point_removed',
+    payload: {
+      id: p.rally_point_id,
+      rally_point_id: p.rally_point_id,
+      solar_system_id: p.solar_system_id,
+      system_id: p.system_id,
+      system_name: p.system_name,
+      character_id: p.character_id,
+      character_name: p.character_name,
+      character_eve_id: p.character_eve_id,
+    },
   };
 }
 

@@ -6,6 +6,10 @@ import { ConnectionsController } from './connections/connections.controller.js';
 import { ConnectionEditsController } from './connections/connection-edits.controller.js';
 import { SignaturesController } from './signatures/signatures.controller.js';
 import { SignatureEditsController } from './signatures/signature-edits.controller.js';
+import { SignatureLinksController } from './signatures/signature-links.controller.js';
+import { MapDuplicateController } from './duplicate/map-duplicate.controller.js';
+import { AuditController } from './audit/audit.controller.js';
+import { RallyPointsController } from './rally-points/rally-points.controller.js';
 import { StructuresController } from './structures/structures.controller.js';
 import { StructureEditsController } from './structures/structure-edits.controller.js';
 import { TrackingController } from './tracking/tracking.controller.js';
@@ -21,6 +25,10 @@ export const MAP_CONTROLLER_FACTORIES: [unknown, (s: Omit<MapServices, 'mapConte
   [ConnectionEditsController, (s) => new ConnectionEditsController(s.connections)],
   [SignaturesController, (s) => new SignaturesController(s.signatures)],
   [SignatureEditsController, (s) => new SignatureEditsController(s.signatures)],
+  [SignatureLinksController, (s) => new SignatureLinksController(s.signatureLinks)],
+  [MapDuplicateController, (s) => new MapDuplicateController(s.duplicates)],
+  [AuditController, (s) => new AuditController(s.audit)],
+  [RallyPointsController, (s) => new RallyPointsController(s.rallyPoints)],
   [StructuresController, (s) => new StructuresController(s.structures)],
   [StructureEditsController, (s) => new StructureEditsController(s.structures)],
   [TrackingController, (s) => new TrackingController(s.tracking)],

@@ -5,6 +5,10 @@ import { MapReadService } from './map-read/map-read.service.js';
 import { SystemsService } from './systems/systems.service.js';
 import { ConnectionsService } from './connections/connections.service.js';
 import { SignaturesService } from './signatures/signatures.service.js';
+import { SignatureLinksService } from './signatures/signature-links.service.js';
+import { MapDuplicateService } from './duplicate/map-duplicate.service.js';
+import { AuditService } from './audit/audit.service.js';
+import { RallyPointsService } from './rally-points/rally-points.service.js';
 import { StructuresService } from './structures/structures.service.js';
 import { KillsService } from './kills/kills.service.js';
 import { ActivityService } from './activity/activity.service.js';
@@ -19,6 +23,10 @@ export interface MapServices {
   systems: SystemsService;
   connections: ConnectionsService;
   signatures: SignaturesService;
+  signatureLinks: SignatureLinksService;
+  duplicates: MapDuplicateService;
+  audit: AuditService;
+  rallyPoints: RallyPointsService;
   structures: StructuresService;
   kills: KillsService;
   activity: ActivityService;
@@ -32,9 +40,13 @@ export function createMapServices(db: Db, outbox: Outbox): MapServices {
     systems: new SystemsService(db, outbox),
     connections: new ConnectionsService(db, outbox),
     signatures: new SignaturesService(db, outbox),
+    signatureLinks: new SignatureLinksService(db, outbox),
+    duplicates: new MapDuplicateService(db),
+    audit: new AuditService(db),
+    rallyPoints: new RallyPointsService(db, outbox),
     structures: new StructuresService(db),
     kills: new KillsService(db, outbox),
     activity: new ActivityService(db),
-    tracking: new TrackingService(db),
+    tracking: new TrackingService(db, outbox),
   };
 }

@@ -5,6 +5,7 @@
 import type { Db } from '../db/db.js';
 import { deriveSolarSystems, type SolarSystemRow } from './sde-derive.js';
 import { loadStaticData, openStaticDataSource } from './sde-source.js';
+import { loadWormholeTypes, WormholeTypeRepository } from './wormhole-types.js';
 
 /** Kysely view of the one table the importer writes. */
 export interface StaticDataDb {
@@ -49,7 +50,9 @@ export async function importStaticData(database: Db, from: string, opts: ImportO
   const source = openStaticDataSource(from, opts.wormholesUrl ? { wormholesUrl: opts.wormholesUrl } : {});
   progress(`reading ${source.description}`);
   const rows = deriveSolarSystems(await loadStaticData(source));
+  const wormholeTypes = await loadWormholeTypes(source);
   progress(`read ${rows.length} systems`);
+  progress(`read ${wormholeTypes.length} wormhole types`);
 
   const { inserted, updated } = await database.transaction(async (tx) => {
     const db = tx.kysely<StaticDataDb>();
@@ -84,6 +87,7 @@ export async function importStaticData(database: Db, from: string, opts: ImportO
         .execute();
       progress(`wrote ${i + batch.length}/${rows.length}`);
     }
+    await new WormholeTypeRepository().replaceAll(tx, wormholeTypes);
     const fresh = rows.reduce((n, r) => n + (existing.has(r.solar_system_id) ? 0 : 1), 0);
     return { inserted: fresh, updated: rows.length - fresh };
   });

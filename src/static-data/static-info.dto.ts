@@ -91,10 +91,44 @@ export interface SystemStaticInfoDto {
    * @example []
    */
   wandering: string[];
+  /** One entry per static, in `statics` order: where it leads and its mass and lifetime. */
+  static_details: StaticDetailDto[];
   /**
    * Type id of the system's star (0 when it has none).
    * @isInt
    * @example 34331
    */
   sun_type_id: number;
+}
+
+/** Where a static wormhole leads and what it carries, as the reference server details it. */
+export interface StaticDetailDto {
+  /** Wormhole type code, e.g. `C729`. */
+  name: string;
+  destination: StaticDestinationDto;
+  properties: StaticPropertiesDto;
+}
+
+/**
+ * The class a static leads to: its first destination by `id`, `name` and `short_name` (null, `Unknown`
+ * and `?` for a type the static data does not know), and every destination class id in `destinations`
+ * (several for a multi-destination static such as C729).
+ */
+export interface StaticDestinationDto {
+  id: string | null;
+  name: string;
+  short_name: string;
+  /** @example ["hs", "ls", "ns", "pochven"] */
+  destinations: string[];
+}
+
+export interface StaticPropertiesDto {
+  /** Lifetime in hours, as the static data writes it (e.g. `16`, `4.5`). */
+  lifetime: string | null;
+  /** Total mass in kg. */
+  max_mass: number | null;
+  /** Largest mass per jump in kg. */
+  max_jump_mass: number | null;
+  /** Mass regenerated in kg. */
+  mass_regeneration: number | null;
 }

@@ -1,13 +1,17 @@
 /** Read side of the static system data (spec 4.2 `GET /api/common/system-static-info`). */
 import type { Db } from '../db/db.js';
 import type { StaticDataDb } from './sde-importer.js';
-import type { SystemStaticInfoDto } from './static-info.dto.js';
+import type { StaticDetailDto, SystemStaticInfoDto } from './static-info.dto.js';
+import { WormholeTypeRepository, type WormholeTypeRow } from './wormhole-types.js';
 
 const INT4_MIN = -2_147_483_648;
 const INT4_MAX = 2_147_483_647;
 
 export class StaticInfoService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly wormholeTypes = new WormholeTypeRepository(),
+  ) {}
 
   /** The static information of one solar system, or null when the id is unknown (or not an int4). */
   async getSystemStaticInfo(solarSystemId: number): Promise<SystemStaticInfoDto | null> {
@@ -37,7 +41,9 @@ export class StaticInfoService {
       ])
       .where('solar_system_id', '=', solarSystemId)
       .executeTakeFirst();
-    return row ?? null;
+    if (!row) return null;
+    const types = await this.wormholeTypes.byNames(this.db, row.statics);
+    return { ...row, static_details: row.statics.map((name) => staticDetail(name, types.get(name.toUpperCase()))) };
   }
 
   /** Number of solar systems imported (0 before the first import). */
@@ -49,4 +55,24 @@ export class StaticInfoService {
       .executeTakeFirstOrThrow();
     return Number(n);
   }
+}
+
+/** The details of one static; a type the static data does not know has an unknown destination and no properties. */
+export function staticDetail(name: string, type: WormholeTypeRow | undefined): StaticDetailDto {
+  const first = type?.destinations[0];
+  return {
+    name,
+    destination: {
+      id: first?.id ?? null,
+      name: first?.name ?? 'Unknown',
+      short_name: first?.short_name ?? '?',
+      destinations: type?.destinations.map((d) => d.id) ?? [],
+    },
+    properties: {
+      lifetime: type?.lifetime ?? null,
+      max_mass: type?.total_mass ?? null,
+      max_jump_mass: type?.max_mass_per_jump ?? null,
+      mass_regeneration: type?.mass_regen ?? null,
+    },
+  };
 }

@@ -149,6 +149,8 @@ describe('REST shapes by profile', () => {
     expect(withCharacters.sort()).toEqual(
       [
         'GET /api/characters',
+        // The audit feed's `character` (shaped like the others by the reference profile).
+        'GET /api/map/audit',
         'GET /api/map/character-activity',
         'GET /api/map/characters',
         'GET /api/map/user_characters',

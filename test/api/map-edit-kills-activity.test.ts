@@ -111,7 +111,7 @@ describe('POST /api/maps/{map_id}/kills', () => {
 });
 
 describe('PUT /api/maps/{map_id}/tracked-characters/{eve_id}', () => {
-  it('tracks and untracks a known character: 200 tracked character entry, listed by GET; no event', async () => {
+  it('tracks and untracks a known character: 200 tracked character entry, listed by GET; character_added, then character_removed', async () => {
     const c = await fresh([]);
     const pilot = await makeCharacter(t.platform, { alliance_id: null, alliance_ticker: null });
     const since = await c.mark();
@@ -134,7 +134,32 @@ describe('PUT /api/maps/{map_id}/tracked-characters/{eve_id}', () => {
     expect(off.body.data).toEqual({ ...on.body.data, tracked: false });
     const listed = await c.send<{ data: Json[] }>('GET', '/tracked-characters');
     expect(listed.body.data).toEqual([off.body.data]);
-    expect(await c.eventsSince(since)).toEqual([]);
+    const characterId = (await c.sql<{ id: string }>('select id from characters where eve_id = ?', [pilot.eve_id]))[0]!.id;
+    const payload = {
+      id: on.body.data.id,
+      character_id: characterId,
+      character_eve_id: pilot.eve_id,
+      name: pilot.name,
+      corporation_id: pilot.corporation_id,
+      corporation_ticker: pilot.corporation_ticker,
+      alliance_id: null,
+      alliance_ticker: null,
+      tracked: true,
+      ship_type_id: null,
+      ship_name: null,
+      online: null,
+      solar_system_id: null,
+      structure_id: null,
+      station_id: null,
+    };
+    expect((await c.eventsSince(since)).map((e) => [e.map_id, e.type, e.payload])).toEqual([
+      [c.mapId, 'character_added', payload],
+      [c.mapId, 'character_removed', { ...payload, tracked: false }],
+    ]);
+    // Setting the flag it already has emits nothing.
+    const again = await c.mark();
+    await c.send('PUT', `/tracked-characters/${pilot.eve_id}`, { tracked: false });
+    expect(await c.eventsSince(again)).toEqual([]);
   });
 
   it('answers 404 character_not_found for an unknown eve_id and 400 for a bad body', async () => {

@@ -78,6 +78,12 @@ function endpoints(): [string, string, unknown?][] {
     ['POST', '/kills', killBody(JITA, 130_000_001)],
     ['PUT', `/tracked-characters/${pilot.eve_id}`, { tracked: false }],
     ['POST', '/character-activity', { passages: 1 }],
+    ['DELETE', '/systems', { system_ids: [JITA], connection_ids: [ids.connection] }],
+    ['POST', '/duplicate', { name: 'Copied map' }],
+    ['GET', '/rally-points'],
+    ['POST', '/rally-points', { solar_system_id: JITA, character_eve_id: pilot.eve_id }],
+    ['PATCH', `/connections?solar_system_source=${THERA}&solar_system_target=${JITA}`, { mass_status: 2 }],
+    ['DELETE', `/connections?solar_system_source=${THERA}&solar_system_target=${JITA}`],
   ];
 }
 
@@ -234,6 +240,15 @@ describe('API documentation (/swaggerui reads /api/openapi.json)', () => {
     ['put', '/api/maps/{map_id}/tracked-characters/{eve_id}', 200],
     ['get', '/api/maps/{map_id}/user-characters', 200],
     ['post', '/api/maps/{map_id}/character-activity', 200],
+    ['delete', '/api/maps/{map_id}/systems', 200],
+    ['post', '/api/maps/{map_id}/duplicate', 201],
+    ['get', '/api/maps/{map_id}/rally-points', 200],
+    ['post', '/api/maps/{map_id}/rally-points', 201],
+    ['delete', '/api/maps/{map_id}/rally-points/{id}', 204],
+    ['post', '/api/maps/{map_id}/signatures/{id}/link', 200],
+    ['delete', '/api/maps/{map_id}/signatures/{id}/link', 200],
+    ['patch', '/api/maps/{map_id}/connections', 200],
+    ['delete', '/api/maps/{map_id}/connections', 204],
   ];
 
   it('documents every endpoint: summary, map key security, success and error responses, request body schema', async () => {

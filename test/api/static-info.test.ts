@@ -26,6 +26,7 @@ const FIELDS = [
   'effect_power',
   'statics',
   'wandering',
+  'static_details',
   'sun_type_id',
 ];
 
@@ -187,7 +188,41 @@ describe('GET /api/common/system-static-info', () => {
     expect(res.headers.get('www-authenticate')).toBeNull();
     expect(Object.keys(body)).toEqual(['data']);
     expectStaticShape(body.data as Json);
-    expect(body.data).toEqual(expected);
+    const { static_details: details, ...fields } = body.data as Json;
+    expect(fields).toEqual(expected);
+    expect((details as Json[]).map((d) => d.name)).toEqual(expected.statics);
+  });
+
+  it('details each static: its destination classes (several for C729), mass and lifetime from wormholes.json', async () => {
+    const kuharah = (await get(`?id=${KUHARAH.solar_system_id}`)).body.data as Json;
+    expect(kuharah.static_details).toEqual([
+      {
+        name: 'C729',
+        destination: { id: 'hs', name: 'High-sec', short_name: 'H', destinations: ['hs', 'ls', 'ns', 'pochven'] },
+        properties: { lifetime: '12', max_mass: 1000000000, max_jump_mass: 1000000000, mass_regeneration: 0 },
+      },
+    ]);
+    const j152820 = (await get(`?id=${J152820.solar_system_id}`)).body.data as Json;
+    expect(j152820.static_details).toEqual([
+      {
+        name: 'H296',
+        destination: { id: 'c5', name: 'Class 5', short_name: 'C5', destinations: ['c5'] },
+        properties: { lifetime: '24', max_mass: 3300000000, max_jump_mass: 2000000000, mass_regeneration: 0 },
+      },
+    ]);
+    expect((await get(`?id=${JITA.solar_system_id}`)).body.data).toMatchObject({ statics: [], static_details: [] });
+  });
+
+  it('names an unknown destination for a static the static data has no type for', async () => {
+    await t.platform.orm.em.fork().getConnection().execute("delete from wormhole_types where name = 'E587'");
+    const thera = (await get(`?id=${THERA.solar_system_id}`)).body.data as Json;
+    expect((thera.static_details as Json[])[0]).toEqual({
+      name: 'E587',
+      destination: { id: null, name: 'Unknown', short_name: '?', destinations: [] },
+      properties: { lifetime: null, max_mass: null, max_jump_mass: null, mass_regeneration: null },
+    });
+    expect((thera.static_details as Json[]).map((d) => d.name)).toEqual(['E587', 'Q063', 'V898']);
+    await importFixture(t.platform);
   });
 
   it('answers 404 system_not_found for a solar system id that is not in the static data', async () => {

@@ -188,7 +188,7 @@ describe('event relay through a stalled database', () => {
   }
 
   it('publishes the events written during the stall once the database answers again, on new connections', async () => {
-    const admin = new AdminService(dbOf(db.orm));
+    const admin = new AdminService(dbOf(db.orm), outbox);
     await admin.upsertCharacter({ eve_id: '2100000001', name: 'Stall Owner', corporation_id: '1', corporation_ticker: 'C' });
     const mapId = (await admin.createMap({ slug: 'stall-relay', name: 'Stall', owner_eve_id: '2100000001' })).map.id;
     const transport = memoryTransport();

@@ -66,7 +66,7 @@ async function redisClient(url = TEST_REDIS_URL): Promise<Redis> {
 }
 
 async function makeMapId(): Promise<string> {
-  const admin = new AdminService(dbOf(db.orm));
+  const admin = new AdminService(dbOf(db.orm), outbox);
   const n = Math.floor(Math.random() * 1e9);
   await admin.upsertCharacter({ eve_id: String(2_000_000_000 + n), name: `Owner ${n}`, corporation_id: '1', corporation_ticker: 'C' });
   const created = await admin.createMap({ slug: `relay-${n}`, name: 'Relay', owner_eve_id: String(2_000_000_000 + n) });

@@ -111,7 +111,7 @@ describe.each(KINDS)('event publisher and history (%s)', (kind) => {
 });
 
 async function makeMapId(): Promise<string> {
-  const admin = new AdminService(dbOf(db.orm));
+  const admin = new AdminService(dbOf(db.orm), outbox);
   const n = Math.floor(Math.random() * 1e9);
   await admin.upsertCharacter({ eve_id: String(2_000_000_000 + n), name: `Owner ${n}`, corporation_id: '1', corporation_ticker: 'C' });
   return (await admin.createMap({ slug: `transport-${n}`, name: 'Transport', owner_eve_id: String(2_000_000_000 + n) })).map.id;

@@ -26,6 +26,7 @@ describe('migrations', () => {
       'map_event_cursors',
       'map_events',
       'map_kills',
+      'map_rally_points',
       'map_signatures',
       'map_structures',
       'map_systems',
@@ -41,6 +42,7 @@ describe('migrations', () => {
       'webhook_notices',
       'webhook_queue_state',
       'webhook_subscriptions',
+      'wormhole_types',
     ]);
   });
 
@@ -80,7 +82,12 @@ describe('migrations', () => {
       'https://done.example.com/x',
     ])
       await insert(url);
-    expect((await migrate(db.orm))[0]).toBe('Migration20261126090000_webhook_url_spelling');
+    expect(await migrate(db.orm)).toEqual([
+      'Migration20261126090000_webhook_url_spelling',
+      'Migration20261128130000_webhook_sequences',
+      'Migration20261128140000_rally_points',
+      'Migration20261128150000_wormhole_types',
+    ]);
     const urls = await conn.execute<{ url: string }[]>(`select url from webhook_subscriptions where map_id = ? order by inserted_at`, [map!.id]);
     expect(urls.map((u) => u.url)).toEqual([
       'https://hooks.example.com/A?b=1',

@@ -15,74 +15,11 @@ import { importStaticData } from '../../src/static-data/sde-importer.js';
 import { parseCsv } from '../../src/static-data/sde-source.js';
 import { StaticDataError } from '../../src/static-data/sde-derive.js';
 import { StaticInfoService } from '../../src/static-data/static-info.service.js';
-import type { SystemStaticInfoDto } from '../../src/static-data/static-info.dto.js';
+import { J152820, JITA, THERA, withoutDetails } from '../support/static-fixture-rows.js';
 
 const FIXTURE = path.resolve(process.cwd(), 'assets/eve-static-sample');
 const FULL_DATA = path.resolve(process.cwd(), '../shared/data/eve-static');
 const FIXTURE_SYSTEMS = 20;
-
-const J152820: SystemStaticInfoDto = {
-  solar_system_id: 31001880,
-  triglavian_invasion_status: 'Normal',
-  solar_system_name: 'J152820',
-  solar_system_name_lc: 'j152820',
-  system_class: 5,
-  class_title: 'C5',
-  type_description: 'Class 5',
-  region_id: 11000024,
-  region_name: 'E-R00024',
-  constellation_id: 21000232,
-  constellation_name: 'E-C00232',
-  security: '-1.0',
-  is_shattered: false,
-  effect_name: 'Pulsar',
-  effect_power: 5,
-  statics: ['H296'],
-  wandering: ['D792', 'C140', 'Z142'],
-  sun_type_id: 45047,
-};
-
-const JITA: SystemStaticInfoDto = {
-  solar_system_id: 30000142,
-  triglavian_invasion_status: 'Normal',
-  solar_system_name: 'Jita',
-  solar_system_name_lc: 'jita',
-  system_class: 7,
-  class_title: '0.9',
-  type_description: 'High-sec',
-  region_id: 10000002,
-  region_name: 'The Forge',
-  constellation_id: 20000020,
-  constellation_name: 'Kimotoro',
-  security: '0.9',
-  is_shattered: false,
-  effect_name: null,
-  effect_power: 0,
-  statics: [],
-  wandering: [],
-  sun_type_id: 3796,
-};
-
-const THERA: SystemStaticInfoDto = {
-  solar_system_id: 31000005,
-  triglavian_invasion_status: 'Normal',
-  solar_system_name: 'Thera',
-  solar_system_name_lc: 'thera',
-  system_class: 12,
-  class_title: 'T',
-  type_description: 'Class 12 (Thera)',
-  region_id: 11000031,
-  region_name: 'G-R00031',
-  constellation_id: 21000324,
-  constellation_name: 'G-C00324',
-  security: '-1.0',
-  is_shattered: false,
-  effect_name: null,
-  effect_power: 0,
-  statics: ['E587', 'Q063', 'V898'],
-  wandering: [],
-  sun_type_id: 34331,
-};
 
 /** A scratch copy of the fixture, edited by `edit(dir)`. */
 async function fixtureCopy(edit: (dir: string) => Promise<void>): Promise<string> {
@@ -157,11 +94,11 @@ describe('importStaticData', () => {
     expect(messages.at(-1)).toMatch(/^done in \d+\.\d s \(20 inserted, 0 updated\)$/);
     expect(await service.count()).toBe(FIXTURE_SYSTEMS);
 
-    expect(await service.getSystemStaticInfo(31001880)).toStrictEqual(J152820);
-    expect(await service.getSystemStaticInfo(30000142)).toStrictEqual(JITA);
-    expect(await service.getSystemStaticInfo(31000005)).toStrictEqual(THERA);
-    expect(await service.getSystemStaticInfo(1)).toBeNull();
-    expect(await service.getSystemStaticInfo(2 ** 40)).toBeNull();
+    expect(await withoutDetails(service, 31001880)).toStrictEqual(J152820);
+    expect(await withoutDetails(service, 30000142)).toStrictEqual(JITA);
+    expect(await withoutDetails(service, 31000005)).toStrictEqual(THERA);
+    expect(await withoutDetails(service, 1)).toBeNull();
+    expect(await withoutDetails(service, 2 ** 40)).toBeNull();
   });
 
   it('derives every category of the fixture as in the real data', async () => {
@@ -206,7 +143,7 @@ describe('importStaticData', () => {
     expect(again).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: 0, updated: FIXTURE_SYSTEMS });
     const [counts] = await execute<{ n: string; ids: string }[]>('select count(*) as n, count(distinct solar_system_id) as ids from solar_systems');
     expect(counts).toEqual({ n: String(FIXTURE_SYSTEMS), ids: String(FIXTURE_SYSTEMS) });
-    expect(await service.getSystemStaticInfo(31001880)).toStrictEqual(J152820);
+    expect(await withoutDetails(service, 31001880)).toStrictEqual(J152820);
 
     const changed = await scratchCopy(async (dir) => {
       await editFile(path.join(dir, 'sde/mapSolarSystems.csv'), (t) =>
@@ -222,13 +159,13 @@ describe('importStaticData', () => {
     });
     const third = await importStaticData(dbOf(db.orm), changed, {});
     expect(third).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: 0, updated: FIXTURE_SYSTEMS });
-    expect(await service.getSystemStaticInfo(30000142)).toMatchObject({
+    expect(await withoutDetails(service, 30000142)).toMatchObject({
       solar_system_name: 'Jita, Prime',
       solar_system_name_lc: 'jita, prime',
       security: '0.3',
       class_title: '0.3',
     });
-    expect((await service.getSystemStaticInfo(31001880))?.effect_name).toBe('Magnetar');
+    expect((await withoutDetails(service, 31001880))?.effect_name).toBe('Magnetar');
     expect(await service.count()).toBe(FIXTURE_SYSTEMS);
   });
 
@@ -335,7 +272,7 @@ describe('importStaticData', () => {
       expect(result).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: FIXTURE_SYSTEMS, updated: 0 });
       expect(messages[0]).toBe(`reading ${base}/sde and ${base}/wormholes`);
       expect(await execute('select * from solar_systems order by solar_system_id')).toEqual(fromDir);
-      expect(await service.getSystemStaticInfo(31000005)).toStrictEqual(THERA);
+      expect(await withoutDetails(service, 31000005)).toStrictEqual(THERA);
     });
 
     it('a missing file (404) names the URL and writes nothing', async () => {
@@ -362,12 +299,12 @@ describe('importStaticData', () => {
     expect(result.durationMs).toBeGreaterThan(0);
     expect(await service.count()).toBe(8437);
 
-    expect(await service.getSystemStaticInfo(30000142)).toStrictEqual(JITA);
-    expect(await service.getSystemStaticInfo(31001880)).toStrictEqual(J152820);
-    expect(await service.getSystemStaticInfo(31000005)).toStrictEqual(THERA);
-    expect(await service.getSystemStaticInfo(30002420)).toMatchObject({ security: '0.1', system_class: 8 }); // Egbinger
-    expect(await service.getSystemStaticInfo(30100000)).toMatchObject({ system_class: 10100, type_description: 'Pirate space' });
-    expect(await service.getSystemStaticInfo(31002505)).toMatchObject({ is_shattered: true, statics: ['N110', 'Z060'] });
+    expect(await withoutDetails(service, 30000142)).toStrictEqual(JITA);
+    expect(await withoutDetails(service, 31001880)).toStrictEqual(J152820);
+    expect(await withoutDetails(service, 31000005)).toStrictEqual(THERA);
+    expect(await withoutDetails(service, 30002420)).toMatchObject({ security: '0.1', system_class: 8 }); // Egbinger
+    expect(await withoutDetails(service, 30100000)).toMatchObject({ system_class: 10100, type_description: 'Pirate space' });
+    expect(await withoutDetails(service, 31002505)).toMatchObject({ is_shattered: true, statics: ['N110', 'Z060'] });
 
     const [stats] = await execute<Record<string, string>[]>(
       `select count(*) filter (where system_class = 13) as c13,

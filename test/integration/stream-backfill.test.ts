@@ -60,7 +60,7 @@ async function mapWithEvents(kind: 'Redis Streams' | 'in-process', count: number
     await layer.close();
     await redis?.close();
   });
-  const admin = new AdminService(dbOf(t.orm));
+  const admin = new AdminService(dbOf(t.orm), outbox);
   const n = Math.floor(Math.random() * 1e9);
   await admin.upsertCharacter({ eve_id: String(2_000_000_000 + n), name: `O ${n}`, corporation_id: '1', corporation_ticker: 'C' });
   const mapId = (await admin.createMap({ slug: `bf-${n}`, name: 'Backfill', owner_eve_id: String(2_000_000_000 + n) })).map.id;

@@ -126,9 +126,10 @@ export function editClient(t: TestServer, key: string, map: string) {
 
   /** Outbox rows written after `since`, in seq order. */
   async function eventsSince(since: number, mapId?: string): Promise<EventRow[]> {
+    // Ordered by the column, not the text alias (which would put seq 10 before seq 8).
     const rows = await sql<{ seq: string; map_id: string; type: string; payload: Json; xmin: string }>(
       `select seq::text as seq, map_id, type, payload, xmin::text as xmin from map_events
-       where seq > ? ${mapId ? 'and map_id = ?' : ''} order by seq`,
+       where seq > ? ${mapId ? 'and map_id = ?' : ''} order by map_events.seq`,
       mapId ? [since, mapId] : [since],
     );
     return rows.map((r) => ({ seq: Number(r.seq), map_id: r.map_id, type: r.type, payload: r.payload, xmin: r.xmin }));

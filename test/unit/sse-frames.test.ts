@@ -50,9 +50,18 @@ describe('event filters', () => {
     expect(matchesFilter(f, 'deleted_system')).toBe(false);
   });
 
-  it('accepts the names only the reference server emits, matching nothing', () => {
-    const f = parseEventFilter('character_added,rally_point_added');
-    expect(f).toEqual({ all: false, types: new Set() });
+  it('accepts character_updated, which only the reference server emits, matching nothing', () => {
+    expect(parseEventFilter('character_updated')).toEqual({ all: false, types: new Set() });
+  });
+
+  it('takes the character and rally point events as catalog names', () => {
+    const f = parseEventFilter('character_added,character_removed,characters_updated,rally_point_added,rally_point_removed,character_updated');
+    expect(f).toEqual({
+      all: false,
+      types: new Set(['character_added', 'character_removed', 'characters_updated', 'rally_point_added', 'rally_point_removed']),
+    });
+    expect(matchesFilter(f, 'rally_point_removed')).toBe(true);
+    expect(matchesFilter(f, 'map_kill')).toBe(false);
   });
 
   it('refuses an unknown name with a 400 that lists the valid ones', () => {
@@ -65,7 +74,8 @@ describe('event filters', () => {
       expect(detail.field).toBe('events');
       expect(detail.message).toMatch(/^unknown event type "nope"; valid: \*, add_system, deleted_system, /);
       // The names accepted for clients of the reference server are listed too.
-      expect(detail.message).toMatch(/acl_member_updated \(also accepted, never sent by this service: character_added, .*rally_point_removed\)$/);
+      expect(detail.message).toMatch(/acl_member_updated, character_added, character_removed, characters_updated, rally_point_added, rally_point_removed /);
+      expect(detail.message).toMatch(/\(also accepted, never sent by this service: character_updated\)$/);
     }
   });
 });

@@ -10,6 +10,8 @@ import { Migration20261124220000_drop_webhook_due_index } from './Migration20261
 import { Migration20261125100000_attempt_log_without_delivery } from './Migration20261125100000_attempt_log_without_delivery.js';
 import { Migration20261126090000_webhook_url_spelling } from './Migration20261126090000_webhook_url_spelling.js';
 import { Migration20261128130000_webhook_sequences } from './Migration20261128130000_webhook_sequences.js';
+import { Migration20261128140000_rally_points } from './Migration20261128140000_rally_points.js';
+import { Migration20261128150000_wormhole_types } from './Migration20261128150000_wormhole_types.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261122155358_initial', class: Migration20261122155358_initial },
@@ -23,4 +25,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261125100000_attempt_log_without_delivery', class: Migration20261125100000_attempt_log_without_delivery },
   { name: 'Migration20261126090000_webhook_url_spelling', class: Migration20261126090000_webhook_url_spelling },
   { name: 'Migration20261128130000_webhook_sequences', class: Migration20261128130000_webhook_sequences },
+  { name: 'Migration20261128140000_rally_points', class: Migration20261128140000_rally_points },
+  { name: 'Migration20261128150000_wormhole_types', class: Migration20261128150000_wormhole_types },
 ];

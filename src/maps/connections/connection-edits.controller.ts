@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Patch, Path, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import { Body, Controller, Delete, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../api/deps.js';
 import type { ErrorResponse } from '../../api/error.dto.js';
@@ -91,6 +91,70 @@ export class ConnectionEditsController extends Controller {
   @Response<ErrorResponse>(409, 'Connection is locked', { error: 'Connection is locked; unlock it before deleting it', code: 'connection_locked' })
   public async deleteConnection(@Request() req: ExRequest, @Path() map_id: string, @Path() id: string): Promise<void> {
     await this.connections.remove(principalOf(req, 'map_key'), map_id, id);
+    this.setStatus(204);
+  }
+
+  /**
+   * Changes fields of the connection between two systems, found in either orientation (as the
+   * reference server does); otherwise as PATCH `…/connections/{id}`. 404 `connection_not_found` when
+   * the two systems are not connected.
+   * @summary Update the connection between two systems
+   * @param map_id Map UUID or slug.
+   * @param solar_system_source Solar system id of one end.
+   * @param solar_system_target Solar system id of the other end.
+   * @isInt solar_system_source must be an integer
+   * @minimum solar_system_source 0
+   * @maximum solar_system_source 2147483647
+   * @isInt solar_system_target must be an integer
+   * @minimum solar_system_target 0
+   * @maximum solar_system_target 2147483647
+   */
+  @Patch('connections')
+  @Tags('Map editing')
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or no connection between the systems (`connection_not_found`)', {
+    error: 'Connection not found',
+    code: 'connection_not_found',
+  })
+  public async updateConnectionByEnds(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Query() solar_system_source: number,
+    @Query() solar_system_target: number,
+    @Body() body: UpdateConnectionRequest,
+  ): Promise<DataResponse<ConnectionDto>> {
+    return { data: await this.connections.updateByEnds(principalOf(req, 'map_key'), map_id, solar_system_source, solar_system_target, body) };
+  }
+
+  /**
+   * Removes the connection between two systems, found in either orientation; emits
+   * `connection_removed`. 404 `connection_not_found` when the two systems are not connected; 409
+   * `connection_locked` when it is locked.
+   * @summary Delete the connection between two systems
+   * @param map_id Map UUID or slug.
+   * @param solar_system_source Solar system id of one end.
+   * @param solar_system_target Solar system id of the other end.
+   * @isInt solar_system_source must be an integer
+   * @minimum solar_system_source 0
+   * @maximum solar_system_source 2147483647
+   * @isInt solar_system_target must be an integer
+   * @minimum solar_system_target 0
+   * @maximum solar_system_target 2147483647
+   */
+  @Delete('connections')
+  @Tags('Map editing')
+  @SuccessResponse(204, 'Deleted')
+  @Response<ErrorResponse>(404, 'Unknown map (`map_not_found`), or no connection between the systems (`connection_not_found`)', {
+    error: 'Connection not found',
+    code: 'connection_not_found',
+  })
+  @Response<ErrorResponse>(409, 'Connection is locked', { error: 'Connection is locked; unlock it before deleting it', code: 'connection_locked' })
+  public async deleteConnectionByEnds(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Query() solar_system_source: number,
+    @Query() solar_system_target: number,
+  ): Promise<void> {
+    await this.connections.removeByEnds(principalOf(req, 'map_key'), map_id, solar_system_source, solar_system_target);
     this.setStatus(204);
   }
 }

@@ -39,6 +39,28 @@ export class ConnectionRepository {
     return db.one<ConnectionRow>(`select ${ROW_COLUMNS} from map_connections where map_id = ? and id = ?`, [mapId, id]);
   }
 
+  /** The map's connections among `ids`, oldest first. */
+  async rows(db: Db, mapId: string, ids: readonly string[]): Promise<ConnectionRow[]> {
+    if (ids.length === 0) return [];
+    return db.all<ConnectionRow>(
+      `select ${ROW_COLUMNS} from map_connections where map_id = ? and id in (${placeholders(ids.length)}) order by inserted_at, id`,
+      [mapId, ...ids],
+    );
+  }
+
+  /**
+   * The connection between two systems, in either orientation: the one from `a` to `b` when there is
+   * one, else the one from `b` to `a`.
+   */
+  async byEnds(db: Db, mapId: string, a: number, b: number): Promise<ConnectionRow | undefined> {
+    return db.one<ConnectionRow>(
+      `select ${ROW_COLUMNS} from map_connections where map_id = ?
+         and ((solar_system_source = ? and solar_system_target = ?) or (solar_system_source = ? and solar_system_target = ?))
+       order by (solar_system_source = ?) desc, inserted_at, id limit 1`,
+      [mapId, a, b, b, a, a],
+    );
+  }
+
   /** Connections with an end at the solar system, oldest first. */
   async touching(db: Db, mapId: string, solarSystemId: number): Promise<ConnectionRow[]> {
     return db.all<ConnectionRow>(
@@ -88,5 +110,15 @@ export class ConnectionRepository {
 
   async delete(db: Db, ids: readonly string[]): Promise<void> {
     if (ids.length) await db.run(`delete from map_connections where id in (${placeholders(ids.length)})`, ids);
+  }
+
+  /** Copies every connection of `from` onto the map `to` (whose systems are already copied). */
+  async copyMap(db: Db, from: string, to: string): Promise<number> {
+    return db.run(
+      `insert into map_connections (map_id, solar_system_source, solar_system_target, type, mass_status, time_status, ship_size_type, wormhole_type, locked)
+       select ?, solar_system_source, solar_system_target, type, mass_status, time_status, ship_size_type, wormhole_type, locked
+       from map_connections where map_id = ? order by inserted_at, id`,
+      [to, from],
+    );
   }
 }

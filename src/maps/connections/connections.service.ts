@@ -85,13 +85,33 @@ export class ConnectionsService {
     });
   }
 
+  /** `update` of the connection between two systems, in either orientation; 404 `connection_not_found` when none. */
+  async updateByEnds(principal: MapKeyPrincipal, ref: MapReference, source: number, target: number, body: UpdateConnectionRequest): Promise<ConnectionDto> {
+    const map = await this.access.resolve(principal, ref);
+    const row = await this.connections.byEnds(this.db, map.id, source, target);
+    if (!row) throw connectionNotFound();
+    return this.update(principal, ref, row.id, body);
+  }
+
+  /** `remove` of the connection between two systems, in either orientation; 404 `connection_not_found` when none. */
+  async removeByEnds(principal: MapKeyPrincipal, ref: MapReference, source: number, target: number): Promise<void> {
+    const map = await this.access.resolve(principal, ref);
+    const row = await this.connections.byEnds(this.db, map.id, source, target);
+    if (!row) throw connectionNotFound();
+    await this.remove(principal, ref, row.id);
+  }
+
   private async existing(tx: Db, mapId: string, id: string): Promise<ConnectionRow> {
     const row = await this.connections.row(tx, mapId, id);
-    if (!row) throw new NotFoundError('Connection not found', 'connection_not_found');
+    if (!row) throw connectionNotFound();
     return row;
   }
 
   private endNames(tx: Db, mapId: string, c: ConnectionRow) {
     return this.systems.names(tx, mapId, [c.solar_system_source, c.solar_system_target]);
   }
+}
+
+function connectionNotFound(): NotFoundError {
+  return new NotFoundError('Connection not found', 'connection_not_found');
 }

@@ -13,6 +13,14 @@ export type SignatureRow = Pick<
   'id' | 'signature_id' | 'name' | 'kind' | 'group' | 'type' | 'description' | 'linked_system_id' | 'character_eve_id'
 >;
 
+/** What linking a signature reads and changes. */
+export interface SignatureLinkRow {
+  id: string;
+  solar_system_id: number;
+  group: string | null;
+  linked_system_id: number | null;
+}
+
 const ROW_COLUMNS = `id, eve_id as signature_id, name, kind, group_name as "group", type, description, linked_system_id, character_eve_id`;
 
 /** Column of each signature field. */
@@ -72,9 +80,35 @@ export class SignatureRepository {
     ]);
   }
 
+  /** A signature of a visible system of the map, by its record id; the link fields as stored. */
+  async onVisibleSystem(db: Db, mapId: string, id: string): Promise<SignatureLinkRow | undefined> {
+    return db.one<SignatureLinkRow>(
+      `select sg.id, sg.solar_system_id, sg.group_name as "group", sg.linked_system_id from map_signatures sg
+       join map_systems s on s.id = sg.system_id and s.visible
+       where sg.map_id = ? and sg.id = ?`,
+      [mapId, id],
+    );
+  }
+
+  /** One signature by its record id. */
+  async dto(db: Db, id: string): Promise<SignatureDto> {
+    return (await db.one<SignatureDto>(`select ${DTO_COLUMNS} from map_signatures sg where sg.id = ?`, [id]))!;
+  }
+
   /** Deletes the system's signatures with these ids; the number deleted. */
   async delete(db: Db, systemId: string, signatureIds: readonly string[]): Promise<number> {
     if (signatureIds.length === 0) return 0;
     return db.run(`delete from map_signatures where system_id = ? and eve_id in (${placeholders(signatureIds.length)})`, [systemId, ...signatureIds]);
+  }
+
+  /** Copies every signature of `from` onto the same systems of the map `to` (whose systems are already copied). */
+  async copyMap(db: Db, from: string, to: string): Promise<number> {
+    return db.run(
+      `insert into map_signatures (map_id, system_id, solar_system_id, eve_id, name, kind, group_name, type, description, character_eve_id, linked_system_id)
+       select ?, ns.id, sg.solar_system_id, sg.eve_id, sg.name, sg.kind, sg.group_name, sg.type, sg.description, sg.character_eve_id, sg.linked_system_id
+       from map_signatures sg join map_systems ns on ns.map_id = ? and ns.solar_system_id = sg.solar_system_id
+       where sg.map_id = ? order by sg.inserted_at, sg.id`,
+      [to, to, from],
+    );
   }
 }

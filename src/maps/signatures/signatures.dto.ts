@@ -89,3 +89,14 @@ export interface SignaturesUpdatedDto {
   /** Every signature of the system after the batch. */
   signatures: SignatureDto[];
 }
+
+/** The system a signature leads to. */
+export interface LinkSignatureRequest {
+  /**
+   * Solar system id of a visible system of the map (the other end of the signature's wormhole).
+   * @isInt
+   * @minimum 0
+   * @maximum 2147483647
+   */
+  solar_system_target: number;
+}

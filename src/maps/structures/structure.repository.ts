@@ -99,4 +99,17 @@ export class StructureRepository {
   async delete(db: Db, mapId: string, id: string): Promise<boolean> {
     return (await db.run('delete from map_structures where map_id = ? and id = ?', [mapId, id])) > 0;
   }
+
+  /** Copies every structure of `from` onto the same systems of the map `to` (whose systems are already copied). */
+  async copyMap(db: Db, from: string, to: string): Promise<number> {
+    return db.run(
+      `insert into map_structures (map_id, system_id, solar_system_id, solar_system_name, structure_type_id, structure_type, character_eve_id,
+         name, notes, owner_name, owner_ticker, owner_id, status, end_time)
+       select ?, ns.id, st.solar_system_id, st.solar_system_name, st.structure_type_id, st.structure_type, st.character_eve_id,
+         st.name, st.notes, st.owner_name, st.owner_ticker, st.owner_id, st.status, st.end_time
+       from map_structures st join map_systems ns on ns.map_id = ? and ns.solar_system_id = st.solar_system_id
+       where st.map_id = ? order by st.inserted_at, st.id`,
+      [to, to, from],
+    );
+  }
 }

@@ -12,7 +12,14 @@ import {
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
 import type { SystemsService } from './systems.service.js';
 import type { DataResponse } from '../map.dto.js';
-import type { AddSystemRequest, AddSystemsRequest, SystemDto, UpdateSystemRequest } from './systems.dto.js';
+import type {
+  AddSystemRequest,
+  AddSystemsRequest,
+  DeletedCountDto,
+  DeleteSystemsAndConnectionsRequest,
+  SystemDto,
+  UpdateSystemRequest,
+} from './systems.dto.js';
 
 /**
  * Editing systems (`/api/maps/{map_id}/…`). A map key edits only its own map (another map, known or not,
@@ -112,5 +119,31 @@ export class SystemEditsController extends Controller {
   public async deleteSystem(@Request() req: ExRequest, @Path() map_id: string, @Path() solar_system_id: number): Promise<void> {
     await this.systems.remove(principalOf(req, 'map_key'), map_id, solar_system_id);
     this.setStatus(204);
+  }
+
+  /**
+   * Deletes systems and connections in one transaction: each listed system is hidden with its
+   * connections (as the single delete does), each listed connection removed. Ids that name nothing
+   * on the map are skipped and not counted. A locked system or connection refuses the whole batch with
+   * 409 `system_locked` / `connection_locked` (details name it); nothing is deleted then.
+   *
+   * Events, one per deleted item: `connection_removed` for each listed connection, then per system
+   * (in request order) `connection_removed` for each of its other connections and `deleted_system`.
+   * @summary Delete systems and connections
+   * @param map_id Map UUID or slug.
+   */
+  @Delete('systems')
+  @Tags('Map editing')
+  @Response<ErrorResponse>(409, 'A listed system or connection is locked', {
+    error: 'A listed system is locked; unlock it before deleting it',
+    code: 'system_locked',
+    details: [{ field: 'system_ids[0]', message: '30000142 is locked' }],
+  })
+  public async deleteSystems(
+    @Request() req: ExRequest,
+    @Path() map_id: string,
+    @Body() body: DeleteSystemsAndConnectionsRequest,
+  ): Promise<DataResponse<DeletedCountDto>> {
+    return { data: await this.systems.removeMany(principalOf(req, 'map_key'), map_id, body) };
   }
 }

@@ -110,4 +110,14 @@ export class SystemRepository {
       [...values, id],
     ))!;
   }
+
+  /** Copies every system of `from` (hidden ones too, with their settings) onto the empty map `to`. */
+  async copyMap(db: Db, from: string, to: string): Promise<number> {
+    return db.run(
+      `insert into map_systems (map_id, solar_system_id, name, custom_name, description, tag, labels, status, visible, locked, position_x, position_y)
+       select ?, solar_system_id, name, custom_name, description, tag, labels, status, visible, locked, position_x, position_y
+       from map_systems where map_id = ? order by inserted_at, id`,
+      [to, from],
+    );
+  }
 }

@@ -119,3 +119,42 @@ export interface SystemsAndConnectionsDto {
   systems: SystemDto[];
   connections: ConnectionDto[];
 }
+
+/** Systems and connections to delete in one transaction (at least one id in all). */
+export interface DeleteSystemsAndConnectionsRequest {
+  /**
+   * Solar system ids of systems to delete (hidden, as a single delete does, with their connections).
+   * Ids not visible on the map are skipped.
+   * @maxItems 100
+   */
+  system_ids?: SolarSystemIdValue[];
+  /**
+   * Connection ids (UUIDs) to delete. Ids of no connection of the map are skipped.
+   * @maxItems 100
+   */
+  connection_ids?: ConnectionIdValue[];
+}
+
+/**
+ * A solar system id.
+ * @isInt
+ * @minimum 0
+ * @maximum 2147483647
+ */
+export type SolarSystemIdValue = number;
+
+/**
+ * A connection id.
+ * @pattern ^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$
+ */
+export type ConnectionIdValue = string;
+
+/** What a batch delete removed: only the listed items count (a connection removed with its system does not). */
+export interface DeletedCountDto {
+  /** Listed systems and connections deleted. @isInt */
+  deleted_count: number;
+  /** Listed systems deleted. @isInt */
+  deleted_systems: number;
+  /** Listed connections deleted. @isInt */
+  deleted_connections: number;
+}

@@ -1,14 +1,22 @@
 import type { Db } from '../../db/db.js';
 import type { Outbox, OutboxEvent } from '../../events/outbox.js';
 import type { MapKeyPrincipal } from '../../api/principal.js';
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../errors.js';
 import { SolarSystemRepository } from '../../static-data/solar-system.repository.js';
 import { MapAccess, type MapReference } from '../map-access.js';
 import { MapRefRepository } from '../map.repository.js';
-import { addSystemEvent, connectionRemovedEvent, deletedSystemEvent, systemMetadataChangedEvent } from '../event-payloads.js';
+import { addSystemEvent, connectionRemovedEvent, deletedSystemEvent, systemMetadataChangedEvent, type SystemRow } from '../event-payloads.js';
 import { changedFields, solarSystemsNotFound, systemNotFound } from '../edit-support.js';
 import { ConnectionRepository } from '../connections/connection.repository.js';
-import type { AddSystemRequest, AddSystemsRequest, SystemDto, SystemFieldsInput, SystemsAndConnectionsDto } from './systems.dto.js';
+import type {
+  AddSystemRequest,
+  AddSystemsRequest,
+  DeletedCountDto,
+  DeleteSystemsAndConnectionsRequest,
+  SystemDto,
+  SystemFieldsInput,
+  SystemsAndConnectionsDto,
+} from './systems.dto.js';
 import { refuseRepeatedSystems, SYSTEM_FIELDS, systemValues } from './systems.rules.js';
 import { SystemRepository } from './system.repository.js';
 
@@ -129,18 +137,74 @@ export class SystemsService {
       const row = await this.systems.visible(tx, map.id, solarSystemId);
       if (!row) throw systemNotFound();
       if (row.locked) throw new ConflictError('system_locked', 'System is locked; unlock it before deleting it');
-      const removed = await this.connections.touching(tx, map.id, solarSystemId);
-      await this.connections.delete(
-        tx,
-        removed.map((c) => c.id),
+      await this.outbox.append(tx.em, await this.hide(tx, map.id, row, new Set()));
+    });
+  }
+
+  /**
+   * Deletes listed systems (hidden, with their connections, as `remove` does) and listed connections in
+   * one transaction. Ids not on the map are skipped; a locked system or connection refuses the whole
+   * batch (409, details naming it). Events: connection_removed for each listed connection, then for each
+   * system connection_removed for each of its remaining connections and deleted_system.
+   */
+  async removeMany(principal: MapKeyPrincipal, ref: MapReference, body: DeleteSystemsAndConnectionsRequest): Promise<DeletedCountDto> {
+    const map = await this.access.resolve(principal, ref);
+    const systemIds = [...new Set(body.system_ids ?? [])];
+    const connectionIds = [...new Set((body.connection_ids ?? []).map((id) => id.toLowerCase()))];
+    if (systemIds.length + connectionIds.length === 0) {
+      throw new ValidationError([{ field: 'system_ids', message: 'name at least one system in system_ids or connection in connection_ids' }]);
+    }
+    return this.db.transaction(async (tx) => {
+      await this.maps.lock(tx, map.id);
+      const listed = await this.connections.rows(tx, map.id, connectionIds);
+      const systems = systemIds.length ? [...(await this.systems.rows(tx, map.id, systemIds)).values()].filter((r) => r.visible) : [];
+      refuseLocked(
+        'system_locked',
+        'A listed system is locked; unlock it before deleting it',
+        systems
+          .filter((r) => r.locked)
+          .map((r) => ({ field: `system_ids[${(body.system_ids ?? []).indexOf(r.solar_system_id)}]`, message: `${r.solar_system_id} is locked` })),
       );
+      refuseLocked(
+        'connection_locked',
+        'A listed connection is locked; unlock it before deleting it',
+        listed.filter((c) => c.locked).map((c) => ({ field: `connection_ids[${connectionIds.indexOf(c.id)}]`, message: `${c.id} is locked` })),
+      );
+      const removed = new Set(listed.map((c) => c.id));
+      await this.connections.delete(tx, [...removed]);
       const nameOf = await this.systems.names(
         tx,
         map.id,
-        removed.flatMap((c) => [c.solar_system_source, c.solar_system_target]),
+        listed.flatMap((c) => [c.solar_system_source, c.solar_system_target]),
       );
-      await this.systems.update(tx, row.id, {}, false);
-      await this.outbox.append(tx.em, [...removed.map((c) => connectionRemovedEvent(map.id, c, nameOf)), deletedSystemEvent(map.id, row)]);
+      const events: OutboxEvent[] = listed.map((c) => connectionRemovedEvent(map.id, c, nameOf));
+      // In request order, so the events follow the order the client named the systems in.
+      systems.sort((a, b) => systemIds.indexOf(a.solar_system_id) - systemIds.indexOf(b.solar_system_id));
+      for (const row of systems) events.push(...(await this.hide(tx, map.id, row, removed)));
+      await this.outbox.append(tx.em, events);
+      return { deleted_count: listed.length + systems.length, deleted_systems: systems.length, deleted_connections: listed.length };
     });
   }
+
+  /** Hides a visible system and removes its connections not in `removed` (adding them to it); its events. */
+  private async hide(tx: Db, mapId: string, row: SystemRow, removed: Set<string>): Promise<OutboxEvent[]> {
+    const touching = (await this.connections.touching(tx, mapId, row.solar_system_id)).filter((c) => !removed.has(c.id));
+    for (const c of touching) removed.add(c.id);
+    await this.connections.delete(
+      tx,
+      touching.map((c) => c.id),
+    );
+    const nameOf = await this.systems.names(
+      tx,
+      mapId,
+      touching.flatMap((c) => [c.solar_system_source, c.solar_system_target]),
+    );
+    await this.systems.update(tx, row.id, {}, false);
+    return [...touching.map((c) => connectionRemovedEvent(mapId, c, nameOf)), deletedSystemEvent(mapId, row)];
+  }
+}
+
+/** 409 with `code` naming each locked item, when there is one. */
+function refuseLocked(code: string, message: string, details: ErrorDetail[]): void {
+  if (details.length) throw new AppError(409, code, message, details);
 }

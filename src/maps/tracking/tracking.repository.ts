@@ -7,20 +7,32 @@ import type { UserCharactersDto } from './tracking.dto.js';
 export class TrackingRepository {
   /**
    * Adds the character to the map with `tracked`, or sets `tracked` on it; `updated_at` moves only
-   * when the flag changes. Returns the row id and the flag.
+   * when the flag changes. Returns the row id, the flag, and the flag before (`was`, null when the
+   * character was not on the map).
    */
-  async setTracked(db: Db, mapId: string, characterId: string, tracked: boolean): Promise<{ id: string; tracked: boolean }> {
-    return (await db.one<{ id: string; tracked: boolean }>(
-      `insert into map_characters (map_id, character_id, tracked) values (?, ?, ?)
+  async setTracked(db: Db, mapId: string, characterId: string, tracked: boolean): Promise<{ id: string; tracked: boolean; was: boolean | null }> {
+    // The CTE reads the row as it was before the statement: the flag the change started from.
+    return (await db.one<{ id: string; tracked: boolean; was: boolean | null }>(
+      `with prev as (select tracked from map_characters where map_id = ? and character_id = ?)
+       insert into map_characters (map_id, character_id, tracked) values (?, ?, ?)
        on conflict (map_id, character_id) do update set tracked = excluded.tracked,
          updated_at = case when map_characters.tracked = excluded.tracked then map_characters.updated_at else now() end
-       returning id, tracked`,
-      [mapId, characterId, tracked],
+       returning id, tracked, (select tracked from prev) as was`,
+      [mapId, characterId, mapId, characterId, tracked],
     ))!;
   }
 
-  async remove(db: Db, mapId: string, characterId: string): Promise<void> {
-    await db.run('delete from map_characters where map_id = ? and character_id = ?', [mapId, characterId]);
+  /** Removes the character from the map; the removed row's id and flag, if there was one. */
+  async remove(db: Db, mapId: string, characterId: string): Promise<{ id: string; tracked: boolean } | undefined> {
+    return db.one<{ id: string; tracked: boolean }>('delete from map_characters where map_id = ? and character_id = ? returning id, tracked', [
+      mapId,
+      characterId,
+    ]);
+  }
+
+  /** The character's entries on maps that track it. */
+  async trackedEntries(db: Db, characterId: string): Promise<{ id: string; map_id: string }[]> {
+    return db.all<{ id: string; map_id: string }>('select id, map_id from map_characters where character_id = ? and tracked order by map_id', [characterId]);
   }
 
   /** The map's characters with their flag, by name. */

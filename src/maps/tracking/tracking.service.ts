@@ -1,4 +1,6 @@
 import type { Db } from '../../db/db.js';
+import type { Outbox } from '../../events/outbox.js';
+import { changeTracking } from './tracking-changes.js';
 import type { MapKeyPrincipal } from '../../api/principal.js';
 import { CharacterRepository } from '../../characters/character.repository.js';
 import { MapAccess, type MapReference } from '../map-access.js';
@@ -6,12 +8,13 @@ import type { TrackedCharacterDto } from '../map.dto.js';
 import type { UserCharactersDto } from './tracking.dto.js';
 import { TrackingRepository } from './tracking.repository.js';
 
-/** Characters of a map and their tracking flag (spec 2.5, 2.8). Tracking emits no event. */
+/** Characters of a map and their tracking flag (spec 2.5, 2.8); a change of the flag emits character_added / character_removed. */
 export class TrackingService {
   private readonly access: MapAccess;
 
   constructor(
     private readonly db: Db,
+    private readonly outbox: Outbox,
     private readonly tracking = new TrackingRepository(),
     private readonly characters = new CharacterRepository(),
   ) {
@@ -33,7 +36,7 @@ export class TrackingService {
     const map = await this.access.resolve(principal, ref);
     return this.db.transaction(async (tx) => {
       const character = await this.characters.requireByEveId(tx, eveId);
-      const row = await this.tracking.setTracked(tx, map.id, character.id, tracked);
+      const row = await changeTracking(tx, this.outbox, this.tracking, map.id, character, tracked);
       return { id: row.id, character: character.character, tracked: row.tracked, map_id: map.id };
     });
   }

@@ -33,6 +33,15 @@ export async function fillContext(t: TestServer, ctx: Ctx): Promise<void> {
     body: JSON.stringify({ signatures: [{ signature_id: SIGNATURE, group: 'Wormhole' }] }),
   });
   expect(sig.status).toBe(200);
+  const rally = await t.fetch(`/api/maps/${m.map.id}/rally-points`, {
+    method: 'POST',
+    token: m.key,
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ solar_system_id: ON_MAP, character_eve_id: m.ownerEveId, message: 'Fixture rally' }),
+  });
+  expect(rally.status).toBe(201);
+  ctx.rallyPointId = ((await rally.json()) as { data: { id: string } }).data.id;
+  ctx.signatureRecordId = ((await sig.json()) as { data: { signatures: { id: string }[] } }).data.signatures[0]!.id;
   const structure = await t.fetch(`/api/maps/${m.map.id}/structures`, {
     method: 'POST',
     token: m.key,

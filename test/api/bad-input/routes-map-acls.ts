@@ -18,6 +18,7 @@ export const MAP_SELECTOR_AND_ACL_ROUTES: Endpoint[] = [
     query: () => ({ system_id: '00000000-0000-4000-8000-000000000000' }),
   },
   { method: 'GET', route: '/api/map/acls', token: 'map', selector: true },
+  { method: 'GET', route: '/api/map/audit', token: 'map', selector: true, ints: ['limit'], query: () => ({ period: '1D', limit: '10' }) },
   {
     method: 'POST',
     route: '/api/map/acls',

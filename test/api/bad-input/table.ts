@@ -23,6 +23,9 @@ export interface Ctx {
   keyId: string;
   trackedEveId: string;
   connectionId: string;
+  /** Record id (UUID) of the fixture's signature. */
+  signatureRecordId: string;
+  rallyPointId: string;
   structureId: string;
   webhookId: string;
   eventId: string;

@@ -53,7 +53,17 @@ export interface paths {
          *     in the static data; then nothing is written.
          */
         post: operations["AddSystems"];
-        delete?: never;
+        /**
+         * Delete systems and connections
+         * @description Deletes systems and connections in one transaction: each listed system is hidden with its
+         *     connections (as the single delete does), each listed connection removed. Ids that name nothing
+         *     on the map are skipped and not counted. A locked system or connection refuses the whole batch with
+         *     409 `system_locked` / `connection_locked` (details name it); nothing is deleted then.
+         *
+         *     Events, one per deleted item: `connection_removed` for each listed connection, then per system
+         *     (in request order) `connection_removed` for each of its other connections and `deleted_system`.
+         */
+        delete: operations["DeleteSystems"];
         options?: never;
         head?: never;
         patch?: never;
@@ -110,10 +120,22 @@ export interface paths {
          *     `type` 0–2, `mass_status` 0–2, `time_status` 0–6, `ship_size_type` 0–4.
          */
         post: operations["AddConnection"];
-        delete?: never;
+        /**
+         * Delete the connection between two systems
+         * @description Removes the connection between two systems, found in either orientation; emits
+         *     `connection_removed`. 404 `connection_not_found` when the two systems are not connected; 409
+         *     `connection_locked` when it is locked.
+         */
+        delete: operations["DeleteConnectionByEnds"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update the connection between two systems
+         * @description Changes fields of the connection between two systems, found in either orientation (as the
+         *     reference server does); otherwise as PATCH `…/connections/{id}`. 404 `connection_not_found` when
+         *     the two systems are not connected.
+         */
+        patch: operations["UpdateConnectionByEnds"];
         trace?: never;
     };
     "/api/maps/{map_id}/tracked-characters": {
@@ -776,6 +798,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/maps/{map_id}/signatures/{id}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a signature to a system
+         * @description Links a signature to the system it leads to: `linked_system_id` becomes `solar_system_target` and
+         *     `group` becomes `Wormhole`. The target must be a visible system of the map other than the
+         *     signature's own (404 `system_not_found` naming `solar_system_target`). Emits `signatures_updated`
+         *     for the signature's system (`updated_count` 1); linking again to the same system changes nothing
+         *     and emits nothing. Answers the signature.
+         */
+        post: operations["LinkSignature"];
+        /**
+         * Unlink a signature
+         * @description Clears a signature's link (`linked_system_id` null; `group` is kept). Emits `signatures_updated`
+         *     for the signature's system. 409 `signature_not_linked` when the signature has no link.
+         */
+        delete: operations["UnlinkSignature"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/{map_id}/rally-points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rally points of the map
+         * @description The map's rally points, oldest first.
+         */
+        get: operations["ListRallyPoints"];
+        put?: never;
+        /**
+         * Add a rally point
+         * @description Sets a rally point in a visible system of the map, called by a known character; emits
+         *     `rally_point_added`.
+         */
+        post: operations["AddRallyPoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/{map_id}/rally-points/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a rally point
+         * @description Removes a rally point; emits `rally_point_removed`.
+         */
+        delete: operations["DeleteRallyPoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/{map_id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a map
+         * @description Creates a copy of the map owned by the same character: its systems (hidden ones too), connections
+         *     and structures, and unless declined its signatures (`copy_signatures`) and ACL links (`copy_acls`),
+         *     in one transaction. The slug is made from the name (`-2`, `-3`, … when taken). The answer carries a
+         *     map key of the copy (bound to the owner's character, with the calling key's profile), shown once.
+         *     No event is emitted on either map. Only the map owner's key may (403 `not_map_owner`).
+         */
+        post: operations["DuplicateMap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/map/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit feed of the map
+         * @description The map's events over the period, newest first (at most `limit`, default and maximum 1000), from
+         *     the event log (as far back as its retention keeps): each with `entity_type`, a readable
+         *     `event_name`, its `event_type`, the payload as `event_data`, the `character` the payload names and
+         *     `inserted_at`. `period` is required: 1H, 1D, 1W, 1M, 2M or 3M (a month is 31 days).
+         */
+        get: operations["GetAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/maps/{map_id}/events": {
         parameters: {
             query?: never;
@@ -1188,6 +1331,51 @@ export interface components {
              */
             details_omitted?: number;
         };
+        /**
+         * @description The class a static leads to: its first destination by `id`, `name` and `short_name` (null, `Unknown`
+         *     and `?` for a type the static data does not know), and every destination class id in `destinations`
+         *     (several for a multi-destination static such as C729).
+         */
+        StaticDestinationDto: {
+            id: string | null;
+            name: string;
+            short_name: string;
+            /**
+             * @example [
+             *       "hs",
+             *       "ls",
+             *       "ns",
+             *       "pochven"
+             *     ]
+             */
+            destinations: string[];
+        };
+        StaticPropertiesDto: {
+            /** @description Lifetime in hours, as the static data writes it (e.g. `16`, `4.5`). */
+            lifetime: string | null;
+            /**
+             * Format: double
+             * @description Total mass in kg.
+             */
+            max_mass: number | null;
+            /**
+             * Format: double
+             * @description Largest mass per jump in kg.
+             */
+            max_jump_mass: number | null;
+            /**
+             * Format: double
+             * @description Mass regenerated in kg.
+             */
+            mass_regeneration: number | null;
+        };
+        /** @description Where a static wormhole leads and what it carries, as the reference server details it. */
+        StaticDetailDto: {
+            /** @description Wormhole type code, e.g. `C729`. */
+            name: string;
+            destination: components["schemas"]["StaticDestinationDto"];
+            properties: components["schemas"]["StaticPropertiesDto"];
+        };
         /** @description System static information: static facts about one EVE solar system. */
         SystemStaticInfoDto: {
             /**
@@ -1285,6 +1473,8 @@ export interface components {
              * @example []
              */
             wandering: string[];
+            /** @description One entry per static, in `statics` order: where it leads and its mass and lifetime. */
+            static_details: components["schemas"]["StaticDetailDto"][];
             /**
              * Format: int32
              * @description Type id of the system's star (0 when it has none).
@@ -1559,6 +1749,44 @@ export interface components {
             description?: string | null;
             /** @description A locked system cannot be deleted (unlock it first). Default false. */
             locked?: boolean;
+        };
+        /** @description What a batch delete removed: only the listed items count (a connection removed with its system does not). */
+        DeletedCountDto: {
+            /**
+             * Format: int32
+             * @description Listed systems and connections deleted.
+             */
+            deleted_count: number;
+            /**
+             * Format: int32
+             * @description Listed systems deleted.
+             */
+            deleted_systems: number;
+            /**
+             * Format: int32
+             * @description Listed connections deleted.
+             */
+            deleted_connections: number;
+        };
+        DataResponse_DeletedCountDto_: {
+            data: components["schemas"]["DeletedCountDto"];
+        };
+        /**
+         * Format: int32
+         * @description A solar system id.
+         */
+        SolarSystemIdValue: number;
+        /** @description A connection id. */
+        ConnectionIdValue: string;
+        /** @description Systems and connections to delete in one transaction (at least one id in all). */
+        DeleteSystemsAndConnectionsRequest: {
+            /**
+             * @description Solar system ids of systems to delete (hidden, as a single delete does, with their connections).
+             *     Ids not visible on the map are skipped.
+             */
+            system_ids?: components["schemas"]["SolarSystemIdValue"][];
+            /** @description Connection ids (UUIDs) to delete. Ids of no connection of the map are skipped. */
+            connection_ids?: components["schemas"]["ConnectionIdValue"][];
         };
         DataResponse_ConnectionDto_: {
             data: components["schemas"]["ConnectionDto"];
@@ -2174,12 +2402,112 @@ export interface components {
         DataResponse_PingResultDto_: {
             data: components["schemas"]["PingResultDto"];
         };
-        /** @enum {string} */
-        EventType: "add_system" | "deleted_system" | "system_metadata_changed" | "connection_added" | "connection_removed" | "connection_updated" | "signature_added" | "signature_removed" | "signatures_updated" | "map_kill" | "acl_member_added" | "acl_member_removed" | "acl_member_updated";
+        DataResponse_SignatureDto_: {
+            data: components["schemas"]["SignatureDto"];
+        };
+        /** @description The system a signature leads to. */
+        LinkSignatureRequest: {
+            /**
+             * Format: int32
+             * @description Solar system id of a visible system of the map (the other end of the signature's wormhole).
+             */
+            solar_system_target: number;
+        };
+        /** @description A rally point: a character's call to gather in a system of the map. */
+        RallyPointDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: int32 */
+            solar_system_id: number;
+            /**
+             * Format: uuid
+             * @description The map system's record id.
+             */
+            system_id: string;
+            system_name: string;
+            character_eve_id: string;
+            character_name: string;
+            message: string | null;
+            /** @description ISO 8601 UTC, microseconds. */
+            inserted_at: string;
+        };
+        "DataResponse_RallyPointDto-Array_": {
+            data: components["schemas"]["RallyPointDto"][];
+        };
+        DataResponse_RallyPointDto_: {
+            data: components["schemas"]["RallyPointDto"];
+        };
+        /** @description A rally point to set. */
+        AddRallyPointRequest: {
+            /**
+             * Format: int32
+             * @description A visible system of the map.
+             */
+            solar_system_id: number;
+            /** @description eve_id of a known character who calls the rally. */
+            character_eve_id: string;
+            /** @description What to rally for; omitted or null: none. */
+            message?: string | null;
+        };
+        /** @description The copy, and its first map key. */
+        DuplicatedMapDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Made from the name: lower-case letters, digits and dashes, with `-2`, `-3`, … when taken. */
+            slug: string;
+            description: string | null;
+            /** @description A map key of the copy, bound to the owner's character. Shown once: only its hash is stored. */
+            api_key: string;
+        };
+        DataResponse_DuplicatedMapDto_: {
+            data: components["schemas"]["DuplicatedMapDto"];
+        };
+        /** @description What the copy is called and what it takes along. */
+        DuplicateMapRequest: {
+            /** @description Name of the copy (3–20 characters, as the reference server allows); its slug is made from it. */
+            name: string;
+            /** @description Description of the copy; omitted or null: none. */
+            description?: string | null;
+            /** @description Link the copy to the ACLs the map is linked to. Default true. */
+            copy_acls?: boolean;
+            /** @description Copy the systems' signatures. Default true. */
+            copy_signatures?: boolean;
+            /** @description Accepted for clients of the reference server and ignored: this service keeps no per-user map settings. */
+            copy_user_settings?: boolean;
+        };
         /** @description Construct a type with a set of properties K of type T */
         "Record_string.unknown_": {
             [key: string]: unknown;
         };
+        /** @description One event of the map's log, as the reference server's audit entries. */
+        AuditEntryDto: {
+            /**
+             * @description `access_list` for ACL member events, else `map`.
+             * @enum {string}
+             */
+            entity_type: "map" | "access_list";
+            /** @description Readable name of the event, e.g. `System Added`, `Connection Removed`. */
+            event_name: string;
+            /** @description The event type of the stream and webhooks, e.g. `add_system`. */
+            event_type: string;
+            /** @description The event's payload, as the stream and webhooks carry it. */
+            event_data: components["schemas"]["Record_string.unknown_"];
+            /** @description The character named by the payload's `character_eve_id` (signatures, tracking, rally points), else null. */
+            character: components["schemas"]["CharacterDto"] | null;
+            /** @description When the change was written: ISO 8601 UTC, microseconds. */
+            inserted_at: string;
+        };
+        "DataResponse_AuditEntryDto-Array_": {
+            data: components["schemas"]["AuditEntryDto"][];
+        };
+        /**
+         * @description How far back the feed goes: an hour, a day, a week, or 1–3 months of 31 days (as the reference server counts).
+         * @enum {string}
+         */
+        AuditPeriod: "1H" | "1D" | "1W" | "1M" | "2M" | "3M";
+        /** @enum {string} */
+        EventType: "add_system" | "deleted_system" | "system_metadata_changed" | "connection_added" | "connection_removed" | "connection_updated" | "signature_added" | "signature_removed" | "signatures_updated" | "map_kill" | "acl_member_added" | "acl_member_removed" | "acl_member_updated" | "character_added" | "character_removed" | "characters_updated" | "rally_point_added" | "rally_point_removed";
         /** @description The event envelope: what streams, webhooks and the event log carry. */
         EventEnvelope: {
             /** @description ULID, strictly increasing per map in delivery order. */
@@ -2757,6 +3085,87 @@ export interface operations {
             };
         };
     };
+    DeleteSystems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteSystemsAndConnectionsRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_DeletedCountDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map, or a map this key does not belong to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A listed system or connection is locked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     GetMapSystem: {
         parameters: {
             query?: never;
@@ -3136,6 +3545,163 @@ export interface operations {
             };
             /** @description The systems are already connected */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    DeleteConnectionByEnds: {
+        parameters: {
+            query: {
+                /** @description Solar system id of one end. */
+                solar_system_source: number;
+                /** @description Solar system id of the other end. */
+                solar_system_target: number;
+            };
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`), or no connection between the systems (`connection_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Connection is locked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    UpdateConnectionByEnds: {
+        parameters: {
+            query: {
+                /** @description Solar system id of one end. */
+                solar_system_source: number;
+                /** @description Solar system id of the other end. */
+                solar_system_target: number;
+            };
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_ConnectionDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`), or no connection between the systems (`connection_not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6104,6 +6670,558 @@ export interface operations {
                 };
             };
             /** @description Unknown subscription */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    LinkSignature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+                /** @description Signature record id (the `id` UUID of a signature, not its `ABC-123` id). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkSignatureRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_SignatureDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`), signature (`signature_not_found`) or target system (`system_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    UnlinkSignature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+                /** @description Signature record id (the `id` UUID of a signature). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_SignatureDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`) or signature (`signature_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The signature is not linked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    ListRallyPoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of an earlier answer: 304 without a body while it is still the current one. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    /** @description `private, no-cache`: clients may keep the answer but must revalidate it before each use. */
+                    "Cache-Control": string;
+                    /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_RallyPointDto-Array_"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` names the current ETag; no body */
+            304: {
+                headers: {
+                    /** @description `private, no-cache`: clients may keep the answer but must revalidate it before each use. */
+                    "Cache-Control": string;
+                    /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map, or a map this key does not belong to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    AddRallyPoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddRallyPointRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_RallyPointDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`), system not on the map (`system_not_found`) or unknown character (`character_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    DeleteRallyPoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+                /** @description Rally point id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`) or rally point (`rally_point_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    DuplicateMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DuplicateMapRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_DuplicatedMapDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not the map owner's key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map, or a map this key does not belong to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    GetAudit: {
+        parameters: {
+            query: {
+                /** @description How far back: 1H, 1D, 1W, 1M, 2M or 3M. */
+                period: components["schemas"]["AuditPeriod"];
+                /** @description Map UUID; give `map_id` or `slug` (or both, naming the same map). */
+                map_id?: string;
+                /** @description Map slug; give `map_id` or `slug`. */
+                slug?: string;
+                /** @description Entries at most (1–1000, default 1000). */
+                limit?: number;
+            };
+            header?: {
+                /** @description ETag of an earlier answer: 304 without a body while it is still the current one. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    /** @description `private, no-cache`: clients may keep the answer but must revalidate it before each use. */
+                    "Cache-Control": string;
+                    /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_AuditEntryDto-Array_"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` names the current ETag; no body */
+            304: {
+                headers: {
+                    /** @description `private, no-cache`: clients may keep the answer but must revalidate it before each use. */
+                    "Cache-Control": string;
+                    /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing map selector or `period`, malformed parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map, or a map this key does not belong to */
             404: {
                 headers: {
                     [name: string]: unknown;
