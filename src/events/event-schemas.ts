@@ -57,6 +57,38 @@ const aclMember = payload({
   role: str,
 });
 
+/** An EVE id of a corporation or alliance: a string, an integer for keys of the `reference` profile. */
+const eveId: JsonSchema = { type: ['string', 'integer'] };
+
+/** A tracked character as the character events carry it. */
+const mapCharacter = object({
+  id: uuid,
+  character_id: uuid,
+  character_eve_id: str,
+  name: str,
+  corporation_id: eveId,
+  corporation_ticker: str,
+  alliance_id: { type: ['string', 'integer', 'null'] },
+  alliance_ticker: orNull(str),
+  tracked: bool,
+  ship_type_id: orNull(int),
+  ship_name: orNull(str),
+  online: orNull(bool),
+  solar_system_id: orNull(int),
+  structure_id: orNull(int),
+  station_id: orNull(int),
+});
+
+const rallyPoint = {
+  rally_point_id: uuid,
+  solar_system_id: int,
+  system_id: uuid,
+  system_name: str,
+  character_id: uuid,
+  character_name: str,
+  character_eve_id: str,
+};
+
 /** Every map event type, in the order of EVENT_TYPES. Add a new type's entry here. */
 export const EVENT_SCHEMAS: Record<EventType, EventCatalogEntry> = {
   add_system: {
@@ -146,6 +178,26 @@ export const EVENT_SCHEMAS: Record<EventType, EventCatalogEntry> = {
   acl_member_added: { description: 'A member was added to an ACL linked to the map.', schema: aclMember },
   acl_member_removed: { description: 'A member was removed from an ACL linked to the map.', schema: aclMember },
   acl_member_updated: { description: 'The role of a member of an ACL linked to the map changed.', schema: aclMember },
+  character_added: {
+    description: 'A character was added to the characters the map tracks.',
+    schema: { $schema: DIALECT, ...mapCharacter },
+  },
+  character_removed: {
+    description: 'A character was removed from the characters the map tracks.',
+    schema: { $schema: DIALECT, ...mapCharacter },
+  },
+  characters_updated: {
+    description: 'Tracked characters of the map whose public fields (name, corporation, alliance) changed, in one batch.',
+    schema: payload({ characters: { type: 'array', items: mapCharacter }, timestamp: { type: 'string', format: 'date-time' } }),
+  },
+  rally_point_added: {
+    description: 'A rally point was set in a system of the map.',
+    schema: payload({ ...rallyPoint, message: orNull(str), created_at: { type: 'string', format: 'date-time' } }),
+  },
+  rally_point_removed: {
+    description: 'A rally point was removed.',
+    schema: payload({ id: uuid, ...rallyPoint }),
+  },
 };
 
 /**

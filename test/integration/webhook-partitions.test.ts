@@ -102,9 +102,9 @@ describe('webhook consumers scoped to partitions', () => {
     });
     closers.push(() => relay.stop());
     relay.start();
-    const admin = new AdminService(dbOf(db.orm));
-    const maps = await Promise.all(Array.from({ length: 12 }, () => makeMapId(admin)));
     const outbox = new Outbox(db.orm);
+    const admin = new AdminService(dbOf(db.orm), outbox);
+    const maps = await Promise.all(Array.from({ length: 12 }, () => makeMapId(admin)));
     for (let round = 0; round < 5; round++) {
       await db.orm.em.fork().transactional((tx) =>
         outbox.append(

@@ -152,14 +152,14 @@ describe('relays with DATABASE_SESSION_URL beside a pooled DATABASE_URL', () => 
     await direct.end();
     expect(locks.rows[0]!.n).toBe(4);
 
-    const admin = new AdminService(dbOf(db.orm));
+    const outbox = new Outbox(db.orm);
+    const admin = new AdminService(dbOf(db.orm), outbox);
     const maps: string[] = [];
     for (let m = 0; m < 6; m++) {
       const n = Math.floor(Math.random() * 1e9);
       await admin.upsertCharacter({ eve_id: String(2_000_000_000 + n), name: `Owner ${n}`, corporation_id: '1', corporation_ticker: 'C' });
       maps.push((await admin.createMap({ slug: `pgb-${n}`, name: 'Pooled', owner_eve_id: String(2_000_000_000 + n) })).map.id);
     }
-    const outbox = new Outbox(db.orm);
     // The maps at once, each map's events one after another (commit order is the order per map).
     for (let n = 0; n < 30; n++) {
       await Promise.all(
