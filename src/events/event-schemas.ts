@@ -58,7 +58,7 @@ const aclMember = payload({
 });
 
 /** An EVE id of a corporation or alliance: a string, an integer for keys of the `reference` profile. */
-const eveId: JsonSchema = { type: ['string', 'integer'] };
+const eveId: JsonSchema = { anyOf: [str, int] };
 
 /** A tracked character as the character events carry it. */
 const mapCharacter = object({
@@ -68,7 +68,7 @@ const mapCharacter = object({
   name: str,
   corporation_id: eveId,
   corporation_ticker: str,
-  alliance_id: { type: ['string', 'integer', 'null'] },
+  alliance_id: { anyOf: [str, int, { type: 'null' }] },
   alliance_ticker: orNull(str),
   tracked: bool,
   ship_type_id: orNull(int),
