@@ -8,7 +8,13 @@ import { createLogger } from '../../src/log.js';
 import { connectRedis } from '../../src/core/redis.js';
 
 const env = process.env;
-const redis = await connectRedis({ url: env.REDIS_URL!, cluster: env.REDIS_CLUSTER === 'true', purpose: 'relay', log: createLogger('silent'), failFast: false });
+const redis = await connectRedis({
+  url: env.REDIS_URL!,
+  cluster: env.REDIS_CLUSTER === 'true',
+  purpose: 'relay',
+  log: createLogger('silent'),
+  failFast: false,
+});
 const relay = new EventRelay({
   databaseUrl: env.DATABASE_URL!,
   schema: env.DATABASE_SCHEMA!,
