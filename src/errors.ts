@@ -109,6 +109,9 @@ function findCode(err: unknown, depth = 0): string | undefined {
   ) {
     return 'ECONNREFUSED';
   }
+  // A Redis Cluster between a master's loss and its replica's promotion (its slots are served again
+  // shortly), or a client of a node the cluster client let go while it learned the new layout.
+  if (typeof e.message === 'string' && /^(CLUSTERDOWN|TRYAGAIN|MASTERDOWN|LOADING)\b|^Disconnects client$/.test(e.message)) return 'ECONNREFUSED';
   if (Array.isArray(e.errors)) {
     for (const inner of e.errors) {
       const c = findCode(inner, depth + 1);

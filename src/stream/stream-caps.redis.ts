@@ -23,6 +23,13 @@ import { DEFAULT_CAP_TIMING, retryAfter, type Admission, type CapLimits, type Ca
 
 export type { ReconnectSource } from '../core/redis.js';
 
+/** Adds `d` to a count of a map of counts, dropping it at 0. */
+function bump(counts: Map<string, number>, key: string, d: number): void {
+  const n = (counts.get(key) ?? 0) + d;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
+
 /** How long an admission waits for Redis (node-redis's own default command timeout). */
 const COMMAND_DEADLINE_MS = 5_000;
 
@@ -56,8 +63,10 @@ interface MapHeld {
   keys: { holders: string; counts: string; recovering: string };
   /** Admitted connections of the map. */
   live: number;
-  /** Admitted connections per API key. */
+  /** Admitted connections per API key (a key at 0 stays until a renewal has written it). */
   byKey: Map<string, number>;
+  /** Admissions under way per API key. */
+  pendingByKey: Map<string, number>;
   /** The map's epoch as this process last saw it ('' before it saw one). */
   epoch: string;
   /** Admissions under way (the entry is kept while any is). */
@@ -125,6 +134,7 @@ export class RedisStreamCaps implements StreamCaps {
     this.leases.set(id, lease);
     const map = this.mapOf(mapId);
     map.pending++;
+    bump(map.pendingByKey, keyId, 1);
     const now = Date.now();
     const known = map.epoch;
     let reply: [number, string, number];
@@ -151,18 +161,19 @@ export class RedisStreamCaps implements StreamCaps {
       )) as [number, string, number];
     } catch (err) {
       this.leases.delete(id);
-      this.settle(mapId, map);
+      this.settle(mapId, keyId, map);
       throw err;
     }
     const [verdict, epoch, wait] = reply;
     this.sawEpoch(map, epoch);
     if (verdict !== 0) {
       this.leases.delete(id);
-      this.settle(mapId, map);
+      this.settle(mapId, keyId, map);
       if (verdict === 3) return { admitted: false, code: 'caps_recovering', retryAfterS: Math.max(1, Math.ceil(Number(wait) / 1000)) };
       return { admitted: false, code: verdict === 1 ? 'map_stream_limit' : 'key_stream_limit', retryAfterS: retryAfter(this.timing) };
     }
     map.pending--;
+    bump(map.pendingByKey, keyId, -1);
     map.live++;
     map.byKey.set(keyId, (map.byKey.get(keyId) ?? 0) + 1);
     // Released while its admission was under way (the connection closed): the slot is given back.
@@ -178,15 +189,16 @@ export class RedisStreamCaps implements StreamCaps {
   private mapOf(mapId: string): MapHeld {
     let map = this.maps.get(mapId);
     if (!map) {
-      map = { keys: capKeys(this.prefix, mapId), live: 0, byKey: new Map(), epoch: '', pending: 0 };
+      map = { keys: capKeys(this.prefix, mapId), live: 0, byKey: new Map(), pendingByKey: new Map(), epoch: '', pending: 0 };
       this.maps.set(mapId, map);
     }
     return map;
   }
 
   /** An admission ended without a connection: the map is forgotten once nothing of it is left here. */
-  private settle(mapId: string, map: MapHeld): void {
+  private settle(mapId: string, keyId: string, map: MapHeld): void {
     map.pending--;
+    bump(map.pendingByKey, keyId, -1);
     if (map.live === 0 && map.pending === 0 && this.maps.get(mapId) === map) this.maps.delete(mapId);
   }
 
@@ -224,9 +236,8 @@ export class RedisStreamCaps implements StreamCaps {
     const map = this.maps.get(lease.mapId);
     if (!map) return;
     map.live--;
-    const left = (map.byKey.get(lease.keyId) ?? 1) - 1;
-    if (left > 0) map.byKey.set(lease.keyId, left);
-    else map.byKey.delete(lease.keyId);
+    // At 0 the key stays until the next renewal has written it: a release lost in an outage is made good then.
+    map.byKey.set(lease.keyId, Math.max(0, (map.byKey.get(lease.keyId) ?? 1) - 1));
     if (map.live === 0 && map.pending === 0) this.maps.delete(lease.mapId);
     await this.redis.eval(RELEASE, { keys: [map.keys.holders, map.keys.counts], arguments: [this.process, lease.keyId, String(map.live + map.pending)] });
   }
@@ -262,13 +273,17 @@ export class RedisStreamCaps implements StreamCaps {
     const renewals: Promise<number>[] = [];
     for (const map of this.maps.values()) {
       if (map.live === 0) continue;
+      // Admissions under way count too: one refused after this is counted until the next renewal (never
+      // fewer than Redis may hold: a cap is never passed).
       const counts: string[] = [];
-      for (const [keyId, n] of map.byKey) counts.push(keyId, String(n));
+      const keys = new Set([...map.byKey.keys(), ...map.pendingByKey.keys()]);
+      for (const keyId of keys) counts.push(keyId, String((map.byKey.get(keyId) ?? 0) + (map.pendingByKey.get(keyId) ?? 0)));
+      for (const [keyId, n] of map.byKey) if (n === 0) map.byKey.delete(keyId);
       renewals.push(
         (
           this.redis.eval(RENEW, {
             keys: [map.keys.holders, map.keys.counts, map.keys.recovering],
-            arguments: [this.process, until, ttl, map.epoch, randomUUID(), recovery, String(map.live), ...counts],
+            arguments: [this.process, until, ttl, map.epoch, randomUUID(), recovery, String(map.live + map.pending), ...counts],
           }) as Promise<[string, number]>
         ).then(([epoch, lost]) => {
           map.epoch = epoch;

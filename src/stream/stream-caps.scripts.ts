@@ -11,8 +11,9 @@
  *
  * A process's counts count while its entry lives: a process that dies stops renewing, its entry
  * expires and the next admission drops its fields. Redis holds the counts, the processes hold the
- * truth: a renewal that finds its entry gone or the map's epoch changed (Redis lost the map's keys)
- * writes its counts again (never below what Redis has: admissions in flight stay counted).
+ * truth: each renewal writes the process's counts of the map as it knows them (admissions in flight
+ * included, so none is undercounted), which also makes good a release lost in an outage, and one
+ * that finds its entry gone or the map's epoch changed (Redis lost the map's keys) reports the loss.
  */
 
 /** Drops the fields of processes whose entry expired (KEYS[1] holders, KEYS[2] counts; ARGV[1] now). */
@@ -85,12 +86,13 @@ return {0, epoch, 0}
 
 /**
  * KEYS[1] holders, KEYS[2] counts, KEYS[3] recovering. ARGV: process id, expiry, keys' ttl (ms), the
- * map's epoch this process knows, a new epoch, recovery window (ms), its admitted connections of the
- * map, then pairs of key id and its connections.
- * Renews the process's entry, and keeps the map's keys alive: four commands however many connections.
- * When the entry was gone or the epoch changed it writes the process's counts again (not below what
- * Redis has) and, for a changed epoch, opens the recovery window. Returns {epoch, connections Redis
- * had lost}.
+ * map's epoch this process knows, a new epoch, recovery window (ms), its connections of the map, then
+ * pairs of key id and its connections (0: none left, the field goes).
+ * Renews the process's entry, writes its counts as it knows them (one HSET however many: a release
+ * that never reached Redis, during an outage, is made good here) and keeps the map's keys alive: a
+ * handful of commands however many connections. When the entry was gone or the epoch changed it
+ * reports what Redis had lost and, for a changed epoch, opens the recovery window. Returns {epoch,
+ * connections Redis had lost}.
  */
 export const RENEW = `
 local epoch = redis.call('HGET', KEYS[2], 'epoch')
@@ -102,28 +104,24 @@ if not epoch then
 elseif epoch ~= ARGV[4] then
   changed = true
 end
-local added = redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local me = ARGV[1]
+local added = redis.call('ZADD', KEYS[1], ARGV[2], me)
 local lost = 0
 if changed or added > 0 then
-  local me = ARGV[1]
-  local fields = {'n:' .. me}
-  local want = {tonumber(ARGV[7])}
-  for i = 8, #ARGV, 2 do
-    fields[#fields + 1] = 'k:' .. me .. ':' .. ARGV[i]
-    want[#want + 1] = tonumber(ARGV[i + 1])
-  end
-  local have = redis.call('HMGET', KEYS[2], unpack(fields))
-  local set = {}
-  for i, f in ipairs(fields) do
-    local h = tonumber(have[i]) or 0
-    if h < want[i] then
-      set[#set + 1] = f
-      set[#set + 1] = want[i]
-      if i == 1 then lost = want[i] - h end
-    end
-  end
-  if #set > 0 then redis.call('HSET', KEYS[2], unpack(set)) end
+  lost = math.max(0, tonumber(ARGV[7]) - (tonumber(redis.call('HGET', KEYS[2], 'n:' .. me)) or 0))
 end
+local set = {'n:' .. me, ARGV[7]}
+local gone = {}
+for i = 8, #ARGV, 2 do
+  if ARGV[i + 1] == '0' then
+    gone[#gone + 1] = 'k:' .. me .. ':' .. ARGV[i]
+  else
+    set[#set + 1] = 'k:' .. me .. ':' .. ARGV[i]
+    set[#set + 1] = ARGV[i + 1]
+  end
+end
+redis.call('HSET', KEYS[2], unpack(set))
+if #gone > 0 then redis.call('HDEL', KEYS[2], unpack(gone)) end
 if changed then redis.call('SET', KEYS[3], '1', 'PX', ARGV[6]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
@@ -141,7 +139,12 @@ local me = ARGV[1]
 local kf = 'k:' .. me .. ':' .. ARGV[2]
 if redis.call('HINCRBY', KEYS[2], kf, -1) <= 0 then redis.call('HDEL', KEYS[2], kf) end
 if ARGV[3] == '0' then
-  redis.call('HDEL', KEYS[2], 'n:' .. me)
+  -- Its last connection of the map: every field of the process goes (one lost in an outage included).
+  local drop = {}
+  for _, f in ipairs(redis.call('HKEYS', KEYS[2])) do
+    if f == 'n:' .. me or string.sub(f, 1, #me + 3) == 'k:' .. me .. ':' then drop[#drop + 1] = f end
+  end
+  if #drop > 0 then redis.call('HDEL', KEYS[2], unpack(drop)) end
   redis.call('ZREM', KEYS[1], me)
 elseif redis.call('HINCRBY', KEYS[2], 'n:' .. me, -1) < 0 then
   redis.call('HDEL', KEYS[2], 'n:' .. me)

@@ -102,7 +102,10 @@ describe('a Redis Cluster master failover', () => {
       await waitFor(
         async () => {
           const rows = await db.all<{ event_id: string | null }>("select event_id from map_events where map_id = ? and type = 'map_kill'", [map.id]);
-          committed = rows.map((r) => r.event_id ?? '').filter(Boolean).sort();
+          committed = rows
+            .map((r) => r.event_id ?? '')
+            .filter(Boolean)
+            .sort();
           return rows.length === KILLS && committed.length === KILLS;
         },
         60_000,

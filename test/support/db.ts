@@ -136,7 +136,9 @@ export async function deleteRedisPrefix(prefix: string, url = TEST_REDIS_URL): P
     probe.on('error', () => undefined);
     await probe.connect();
     try {
-      const lines = String(await probe.sendCommand(['CLUSTER', 'NODES'])).trim().split('\n');
+      const lines = String(await probe.sendCommand(['CLUSTER', 'NODES']))
+        .trim()
+        .split('\n');
       nodes.length = 0;
       for (const f of lines.map((l) => l.split(' '))) {
         if (f[2]!.includes('master') && !f[2]!.includes('fail')) nodes.push(`redis://${f[1]!.split('@')[0]!}`);

@@ -9,7 +9,13 @@ import { DEFAULT_DATABASE_TIMEOUTS } from '../../src/db/pg-options.js';
 import { connectRedis } from '../../src/core/redis.js';
 
 const env = process.env;
-const redis = await connectRedis({ url: env.REDIS_URL!, cluster: env.REDIS_CLUSTER === 'true', purpose: 'relay', log: createLogger('silent'), failFast: false });
+const redis = await connectRedis({
+  url: env.REDIS_URL!,
+  cluster: env.REDIS_CLUSTER === 'true',
+  purpose: 'relay',
+  log: createLogger('silent'),
+  failFast: false,
+});
 const relay = new EventRelay({
   databaseUrl: env.DATABASE_URL!,
   sessionUrl: env.DATABASE_SESSION_URL,
