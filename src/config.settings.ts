@@ -223,6 +223,37 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'list',
   },
   {
+    name: 'OPERATOR_QUEUE_QPS',
+    meaning: 'Operator: retries of failed reconciles per second over all resources (the work queue’s shared token bucket, beside each resource’s own backoff)',
+    default: '10',
+    unit: 'retries/second',
+  },
+  { name: 'OPERATOR_QUEUE_BURST', meaning: 'Operator: retries the work queue’s shared token bucket lets through at once', default: '100', unit: 'retries' },
+  {
+    name: 'OPERATOR_KUBE_API_QPS',
+    meaning: 'Operator: requests per second to the Kubernetes API (client-side limit, watches included)',
+    default: '20',
+    unit: 'requests/second',
+  },
+  {
+    name: 'OPERATOR_KUBE_API_BURST',
+    meaning: 'Operator: requests to the Kubernetes API let through at once above OPERATOR_KUBE_API_QPS',
+    default: '30',
+    unit: 'requests',
+  },
+  {
+    name: 'OPERATOR_RECONCILE_TIMEOUT_SECONDS',
+    meaning: 'Operator: a reconcile running longer fails, its Kubernetes API calls cancelled, and is retried with backoff',
+    default: '60',
+    unit: 'seconds',
+  },
+  {
+    name: 'OPERATOR_WATCH_FAILURE_UNREADY_SECONDS',
+    meaning: 'Operator: /readyz answers 503 once a cache (WebhookSubscriptions or Secrets) has gone this long without an established list or watch',
+    default: '120',
+    unit: 'seconds',
+  },
+  {
     name: 'SERVICE_RATE_LIMIT_PER_MINUTE',
     meaning: 'API requests allowed per valid API key (or per client address without a valid key) per minute',
     default: '100',

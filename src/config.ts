@@ -53,6 +53,12 @@ export interface Config {
   operatorConcurrency: number;
   operatorStatusRefreshMs: number;
   operatorWatchNamespaces: string[];
+  operatorQueueQps: number;
+  operatorQueueBurst: number;
+  operatorKubeApiQps: number;
+  operatorKubeApiBurst: number;
+  operatorReconcileTimeoutSeconds: number;
+  operatorWatchFailureUnreadySeconds: number;
   /** Waits before attempts 2, 3, … in milliseconds. */
   webhookRetryWaitsMs: number[];
   webhookDisableAfter: number;
@@ -215,6 +221,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    operatorQueueQps: int('OPERATOR_QUEUE_QPS', 1, 100_000),
+    operatorQueueBurst: int('OPERATOR_QUEUE_BURST', 1, 100_000),
+    operatorKubeApiQps: int('OPERATOR_KUBE_API_QPS', 1, 100_000),
+    operatorKubeApiBurst: int('OPERATOR_KUBE_API_BURST', 1, 100_000),
+    operatorReconcileTimeoutSeconds: int('OPERATOR_RECONCILE_TIMEOUT_SECONDS', 1, 3600),
+    operatorWatchFailureUnreadySeconds: int('OPERATOR_WATCH_FAILURE_UNREADY_SECONDS', 1, 86_400),
     webhookRetryWaitsMs: durations('WEBHOOK_RETRY_WAITS'),
     webhookDisableAfter: int('WEBHOOK_DISABLE_AFTER', 1, 1_000_000),
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 1, 100_000),

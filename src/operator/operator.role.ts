@@ -28,7 +28,8 @@ export function loadKubeConfig(file: string | undefined): KubeConfig {
 /**
  * The operator role: reconciles WebhookSubscription resources (mapintel.io/v1alpha1) into platform
  * webhook subscriptions. Every replica keeps warm caches; the holder of the Lease reconciles.
- * /readyz of the ops port is false until the caches are synced.
+ * /readyz of the ops port is false until the caches are synced, and again while a cache has gone
+ * OPERATOR_WATCH_FAILURE_UNREADY_SECONDS without an established list or watch.
  */
 export const operatorRole: Role<OperatorHandle> = {
   ...ROLE_INFO.operator,
@@ -37,7 +38,13 @@ export const operatorRole: Role<OperatorHandle> = {
     const log = core.log.child({ component: 'operator' });
     const metrics = operatorMetrics(core.metrics.registry);
     const kc = loadKubeConfig(config.kubeconfig);
-    const client = new KubeClient(kc, { requests: metrics.apiRequests, responseBytes: metrics.responseBytes });
+    const client = new KubeClient(kc, {
+      requests: metrics.apiRequests,
+      responseBytes: metrics.responseBytes,
+      rest: { requests: metrics.restRequests, duration: metrics.restDuration, rateLimiterDuration: metrics.restRateLimiterDuration },
+      qps: config.operatorKubeApiQps,
+      burst: config.operatorKubeApiBurst,
+    });
     const identity = config.operatorIdentity ?? `${os.hostname()}-${process.pid}`;
     const subscriptions = new WebhookService(dbOf(core.db.orm), core.secrets.box, { allowInsecureUrls: config.webhooksAllowInsecureUrls });
     const facts = new DbMapFacts(dbOf(core.db.orm));
@@ -45,6 +52,9 @@ export const operatorRole: Role<OperatorHandle> = {
       concurrency: config.operatorConcurrency,
       statusRefreshMs: config.operatorStatusRefreshMs,
       namespaces: config.operatorWatchNamespaces,
+      reconcileTimeoutMs: config.operatorReconcileTimeoutSeconds * 1000,
+      queueQps: config.operatorQueueQps,
+      queueBurst: config.operatorQueueBurst,
     });
     const leaseMs = config.operatorLeaseDurationSeconds * 1000;
     const lease = config.operatorLeaseName;
@@ -84,7 +94,13 @@ export const operatorRole: Role<OperatorHandle> = {
     return {
       controller,
       elector,
-      readiness: [{ name: 'kubernetes', check: async () => controller.synced }],
+      // Not ready before the caches are full, nor once one has failed to re-establish its watch for too long.
+      readiness: [
+        {
+          name: 'kubernetes',
+          check: async () => controller.synced && controller.failingForMs() < config.operatorWatchFailureUnreadySeconds * 1000,
+        },
+      ],
       async stopAccepting() {},
       stop() {
         stopped ??= (async () => {
