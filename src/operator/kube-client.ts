@@ -4,7 +4,8 @@
  * Every request is counted by verb, resource and status code (and the bytes of every answer by
  * resource), so the operator's load on the apiserver shows in its metrics. Every request carries the
  * User-Agent `mapintel-operator/<version>` and every write the field manager `mapintel-operator`, so
- * audit logs and managedFields name who wrote what. Watches are line-delimited JSON streams read here too.
+ * audit logs and managedFields name who wrote what, and `fieldValidation=Strict`. Requests keep to a
+ * client-side rate (a token bucket, as client-go's) and are cancelled with the reconcile they serve. Watches are line-delimited JSON streams read here too.
  */
 import https from 'node:https';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -162,6 +163,9 @@ export class KubeClient {
     if (method !== 'GET') {
       url.searchParams.set('fieldManager', FIELD_MANAGER);
       if (contentType === CONTENT_TYPES.apply) url.searchParams.set('force', 'true');
+      // An unknown or duplicate field is an error, not a warning dropped on the floor (a typo in what
+      // the operator writes would otherwise vanish silently).
+      if (method !== 'DELETE') url.searchParams.set('fieldValidation', 'Strict');
     }
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const target = targetOf(url.pathname);

@@ -161,16 +161,9 @@ export class WebhookSubscriptionController {
           ),
       ),
     );
-    this.reconciler = new WebhookSubscriptionReconciler(
-      client,
-      subscriptions,
-      facts,
-      recorder,
-      log,
-      (k) => this.resources.get(k),
-      (k) => this.secrets.get(k),
-      { dnsRecheckMs: opts.dnsRecheckMs },
-    );
+    this.reconciler = new WebhookSubscriptionReconciler(client, subscriptions, facts, recorder, log, (k) => this.resources.get(k), {
+      dnsRecheckMs: opts.dnsRecheckMs,
+    });
   }
 
   /** True once both caches hold a full list. */

@@ -93,6 +93,8 @@ function toSubscription(r: SubscriptionRow): WebhookSubscription {
 }
 
 type Applied = { subscription: WebhookSubscription; created: boolean };
+/** planManaged's answer: refused as applying would be, or the subscription now and whether applying changes it. */
+export type ManagedPlan = { refused: AppError } | { current: WebhookSubscription | undefined; differs: boolean };
 class DryRunDone {
   constructor(readonly result: Applied) {}
 }
@@ -319,6 +321,33 @@ export class WebhookService {
     }
     const id = await this.insertNew(tx, { mapId: map.id, url, events, active: spec.active, secret: spec.secret, managedBy: spec.managedBy });
     return { subscription: toSubscription((await this.subs.byId(tx, map.id, id))!), created: true };
+  }
+
+  /**
+   * What applying `spec` would do, decided in one call that changes nothing (its transaction is rolled
+   * back): `refused` with the error applying would throw (a 4xx AppError), or the subscription as it
+   * is now (if any) and whether its map, URL or events differ from the spec. The operator asks this
+   * once per reconcile, then generates a signing secret and applies only when something must change.
+   */
+  async planManaged(spec: Omit<ManagedSubscriptionSpec, 'secret'>): Promise<ManagedPlan> {
+    try {
+      const events = normalizeEvents(spec.events);
+      const url = await this.checkedUrl(spec.url);
+      let current: WebhookSubscription | undefined;
+      const result = await this.db
+        .transaction(async (tx) => {
+          const row = await this.subs.byManagedBy(tx, spec.managedBy);
+          current = row && toSubscription(row);
+          throw new DryRunDone(await this.applyManagedIn(tx, { ...spec, secret: row ? this.box.decrypt(row.secret_encrypted) : newSecret() }, url, events));
+        })
+        .catch((err: unknown) => (err instanceof DryRunDone ? err.result : Promise.reject(err)));
+      const next = result.subscription;
+      const same = (a: readonly string[], b: readonly string[]) => [...a].sort().join('\n') === [...b].sort().join('\n');
+      return { current, differs: !current || current.mapId !== next.mapId || current.url !== next.url || !same(current.events, next.events) };
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) return { refused: err };
+      throw err;
+    }
   }
 
   /** Removes the subscription of `managedBy`; false when there was none. */

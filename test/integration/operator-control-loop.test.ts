@@ -29,9 +29,9 @@ const resource = {
 const listOf = (items: unknown[]) => ({ metadata: { resourceVersion: '10' }, items });
 
 const subscriptions: ManagedSubscriptions = {
+  planManaged: () => Promise.reject(new Error('not expected')),
   applyManaged: () => Promise.reject(new Error('not expected')),
   removeManaged: () => Promise.resolve(false),
-  getManaged: () => Promise.resolve(undefined),
   listManaged: () => Promise.resolve([]),
 };
 const facts: MapFacts = {
@@ -103,6 +103,9 @@ describe('WebhookSubscriptionController control loop', () => {
     secretsListable = true;
     await eventually('the resource reconciled', () => writes().length > 0, 20_000);
     expect(writes()[0]!.body).toContain('mapintel.io/subscription');
+    // Every write names the operator's field manager and asks for strict field validation.
+    expect(writes()[0]!.query.get('fieldManager')).toBe('mapintel-operator');
+    expect(writes()[0]!.query.get('fieldValidation')).toBe('Strict');
     expect(c.waitingForSync).toBe(false);
     expect(c.failingForMs()).toBe(0);
   });
