@@ -254,6 +254,40 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'seconds',
   },
   {
+    name: 'OPERATOR_WORKER_AUTOSCALE',
+    meaning:
+      'Operator: the leader sizes the delivery worker Deployment (OPERATOR_WORKER_DEPLOYMENT in OPERATOR_NAMESPACE) from the pending deliveries and the active subscriptions (the chart’s worker.autoscale.mode: operator)',
+    default: 'false',
+    unit: 'boolean',
+  },
+  { name: 'OPERATOR_WORKER_DEPLOYMENT', meaning: 'Operator: name of the delivery worker Deployment it sizes', default: 'mapintel-worker', unit: 'name' },
+  { name: 'OPERATOR_WORKER_MIN_REPLICAS', meaning: 'Operator: fewest delivery workers it scales to', default: '1', unit: 'replicas' },
+  { name: 'OPERATOR_WORKER_MAX_REPLICAS', meaning: 'Operator: most delivery workers it scales to', default: '10', unit: 'replicas' },
+  {
+    name: 'OPERATOR_WORKER_PENDING_PER_REPLICA',
+    meaning: 'Operator: pending deliveries one worker is meant to carry (workers wanted: pending ÷ this, rounded up)',
+    default: '1000',
+    unit: 'deliveries',
+  },
+  {
+    name: 'OPERATOR_WORKER_SUBSCRIPTIONS_PER_REPLICA',
+    meaning: 'Operator: active subscriptions one worker is meant to carry (workers wanted: active ÷ this, rounded up; the larger of the two counts)',
+    default: '500',
+    unit: 'subscriptions',
+  },
+  {
+    name: 'OPERATOR_WORKER_SCALE_DOWN_COOLDOWN_SECONDS',
+    meaning: 'Operator: time since its last change of the worker replicas before it scales them down (up is at once)',
+    default: '300',
+    unit: 'seconds',
+  },
+  {
+    name: 'OPERATOR_WORKER_AUTOSCALE_INTERVAL_SECONDS',
+    meaning: 'Operator: how often it looks at the load to size the workers',
+    default: '15',
+    unit: 'seconds',
+  },
+  {
     name: 'SERVICE_RATE_LIMIT_PER_MINUTE',
     meaning: 'API requests allowed per valid API key (or per client address without a valid key) per minute',
     default: '100',

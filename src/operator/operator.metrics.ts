@@ -126,6 +126,17 @@ export function operatorMetrics(registry: Registry) {
       buckets: REST_BUCKETS,
       registers,
     }),
+    workerDesiredReplicas: new Gauge({
+      name: 'mapintel_operator_worker_desired_replicas',
+      help: 'Delivery workers the operator wants (worker.autoscale.mode operator), from the backlog and the active subscriptions, within min and max',
+      registers,
+    }),
+    workerScaleChanges: new Counter({
+      name: 'mapintel_operator_worker_scale_changes_total',
+      help: "Changes of the delivery worker Deployment's replicas made by the operator, by direction",
+      labelNames: ['direction'] as const,
+      registers,
+    }),
     leader: new Gauge({
       name: 'leader_election_master_status',
       help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master',

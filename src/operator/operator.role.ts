@@ -11,6 +11,7 @@ import { EventRecorder } from './event-recorder.js';
 import { operatorMetrics } from './operator.metrics.js';
 import { DbMapFacts } from './map-facts.js';
 import { WebhookSubscriptionController } from './webhook-subscription.controller.js';
+import { DbDeliveryLoad, WorkerAutoscaler } from './worker-autoscaler.js';
 
 export interface OperatorHandle extends RoleHandle {
   controller: WebhookSubscriptionController;
@@ -48,7 +49,8 @@ export const operatorRole: Role<OperatorHandle> = {
     const identity = config.operatorIdentity ?? `${os.hostname()}-${process.pid}`;
     const subscriptions = new WebhookService(dbOf(core.db.orm), core.secrets.box, { allowInsecureUrls: config.webhooksAllowInsecureUrls });
     const facts = new DbMapFacts(dbOf(core.db.orm));
-    const controller = new WebhookSubscriptionController(client, subscriptions, facts, new EventRecorder(client, identity, log, metrics), metrics, log, {
+    const recorder = new EventRecorder(client, identity, log, metrics);
+    const controller = new WebhookSubscriptionController(client, subscriptions, facts, recorder, metrics, log, {
       concurrency: config.operatorConcurrency,
       statusRefreshMs: config.operatorStatusRefreshMs,
       namespaces: config.operatorWatchNamespaces,
@@ -56,6 +58,19 @@ export const operatorRole: Role<OperatorHandle> = {
       queueQps: config.operatorQueueQps,
       queueBurst: config.operatorQueueBurst,
     });
+    // Off by default: the chart's worker.autoscale.mode operator turns it on (and grants deployments/scale).
+    const autoscaler = config.operatorWorkerAutoscale
+      ? new WorkerAutoscaler(client, new DbDeliveryLoad(dbOf(core.db.orm)), recorder, metrics, log.child({ autoscaler: config.operatorWorkerDeployment }), {
+          namespace: config.operatorNamespace,
+          deployment: config.operatorWorkerDeployment,
+          minReplicas: config.operatorWorkerMinReplicas,
+          maxReplicas: config.operatorWorkerMaxReplicas,
+          pendingPerReplica: config.operatorWorkerPendingPerReplica,
+          subscriptionsPerReplica: config.operatorWorkerSubscriptionsPerReplica,
+          scaleDownCooldownMs: config.operatorWorkerScaleDownCooldownSeconds * 1000,
+          intervalMs: config.operatorWorkerAutoscaleIntervalSeconds * 1000,
+        })
+      : undefined;
     const leaseMs = config.operatorLeaseDurationSeconds * 1000;
     const lease = config.operatorLeaseName;
     metrics.leader.set({ name: lease }, 0);
@@ -71,10 +86,12 @@ export const operatorRole: Role<OperatorHandle> = {
         onStartedLeading: () => {
           metrics.leader.set({ name: lease }, 1);
           controller.startLeading();
+          autoscaler?.start();
         },
         onStoppedLeading: () => {
           metrics.leader.set({ name: lease }, 0);
           void controller.stopLeading();
+          void autoscaler?.stop();
         },
       },
       log,
@@ -104,6 +121,7 @@ export const operatorRole: Role<OperatorHandle> = {
       async stopAccepting() {},
       stop() {
         stopped ??= (async () => {
+          await autoscaler?.stop();
           await controller.stopLeading();
           await elector.stop();
           await controller.stop();
