@@ -23,7 +23,7 @@ interface SecretJson {
 describe.skipIf(unavailable)('operator: API conventions on a real apiserver', () => {
   let h: OperatorHarness;
   const ns = 'conv';
-  const getSecret = (name: string) => JSON.parse(h.kubectl(['get', 'secret', name, '-n', ns, '-o', 'json'])) as SecretJson;
+  const getSecret = (name: string) => JSON.parse(h.kubectl(['get', 'secret', name, '-n', ns, '-o', 'json', '--show-managed-fields'])) as SecretJson;
   const apply = (name: string, spec: Record<string, unknown>) => h.apply(ns, name, { mapKeySecretRef: { name: 'map-key' }, ...spec });
 
   beforeAll(async () => {
