@@ -116,7 +116,7 @@ export class WebhookSubscriptionReconciler {
           condition(obj, 'Progressing', 'True', 'Reconciling', reconciling),
         ],
       });
-    } else if (obj.status.observedGeneration !== generation) {
+    } else if (obj.status.observedGeneration !== undefined && obj.status.observedGeneration !== generation) {
       // A new generation is being worked on: Progressing=True until its outcome is written.
       await this.status.write(obj, {
         ...obj.status,

@@ -102,9 +102,11 @@ describe.skipIf(unavailable)('operator RBAC: exactly what the code calls', () =>
     await new Promise((r) => setTimeout(r, 2000));
     const { calls, forbidden } = used(await h.metrics(port));
     expect(forbidden).toEqual([]);
-    // webhooksubscriptions/finalizers is checked by the admission plugin on the Secret's apply, never requested.
+    // Checked on the Secret's server-side apply, never requested as such: create on secrets (the apply
+    // that makes it) and update on webhooksubscriptions/finalizers (the admission plugin, for blockOwnerDeletion).
     expect(granted.get('webhooksubscriptions/finalizers')).toEqual(new Set(['update']));
     granted.delete('webhooksubscriptions/finalizers');
+    expect(granted.get('secrets')?.delete('create')).toBe(true);
     expect(sorted(calls)).toEqual(sorted(granted));
     expect(await p.stop()).toBe(0);
   }, 120_000);
