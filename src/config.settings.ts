@@ -232,13 +232,13 @@ export const SETTINGS: readonly Setting[] = [
   {
     name: 'OPERATOR_KUBE_API_QPS',
     meaning: 'Operator: requests per second to the Kubernetes API (client-side limit, watches included)',
-    default: '20',
+    default: '300',
     unit: 'requests/second',
   },
   {
     name: 'OPERATOR_KUBE_API_BURST',
     meaning: 'Operator: requests to the Kubernetes API let through at once above OPERATOR_KUBE_API_QPS',
-    default: '30',
+    default: '600',
     unit: 'requests',
   },
   {

@@ -62,9 +62,13 @@ export interface WatchHandle {
 /** How long cached credentials are used before they are read again (in-cluster tokens rotate). */
 const CREDENTIALS_TTL_MS = 60_000;
 
-/** controller-runtime's client-side limit on apiserver calls (client-go's own default is 5 and 10). */
-export const DEFAULT_KUBE_QPS = 20;
-export const DEFAULT_KUBE_BURST = 30;
+/**
+ * The client-side limit on apiserver calls: a guard against a runaway loop, not a pace. controller-runtime's
+ * 20 and 30 predate the apiserver's own priority and fairness and would take 7 minutes over the 9,000
+ * requests of 1,000 resources applied at once (make bench-operator); 300 a second keeps that under 60 s.
+ */
+export const DEFAULT_KUBE_QPS = 300;
+export const DEFAULT_KUBE_BURST = 600;
 
 export interface KubeClientOptions {
   requests?: Counter<'verb' | 'resource' | 'code'>;
