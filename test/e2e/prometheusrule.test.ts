@@ -46,7 +46,14 @@ check("5c. the chart's PrometheusRule passes promtool check rules and promtool t
     expect(alerts).toContain(a);
   }
   // Every operator alert links its runbook: a section of docs/runbooks.md (GitHub's anchor of its heading).
-  const anchors = new Set([...readFileSync('docs/runbooks.md', 'utf8').matchAll(/^## (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')));
+  const anchors = new Set(
+    [...readFileSync('docs/runbooks.md', 'utf8').matchAll(/^## (.+)$/gm)].map((m) =>
+      m[1]!
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, '')
+        .replace(/ /g, '-'),
+    ),
+  );
   for (const r of rule.spec.groups.flatMap((g) => g.rules).filter((r) => r.alert.startsWith('MapintelOperator'))) {
     expect(r.annotations.runbook_url, r.alert).toMatch(/\/docs\/runbooks\.md#/);
     expect(anchors.has(r.annotations.runbook_url!.split('#')[1]!), r.alert).toBe(true);
