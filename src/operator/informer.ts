@@ -48,7 +48,8 @@ export const SHORT_WATCH_MS = 1000;
 const WATCH_IDLE_MS = 90_000;
 
 /** Why a list or watch was started again (the label of mapintel_operator_watch_restarts_total). */
-export type RestartReason = 'closed' | 'expired' | 'idle' | 'broken' | 'short' | 'error_event' | 'failed';
+export const RESTART_REASONS = ['closed', 'expired', 'idle', 'broken', 'short', 'error_event', 'failed'] as const;
+export type RestartReason = (typeof RESTART_REASONS)[number];
 
 export interface InformerOptions {
   /** Called on every restart of the watch (or relist), with its reason. */

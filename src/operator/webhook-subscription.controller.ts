@@ -9,7 +9,7 @@
  */
 import type { Logger } from '../log.js';
 import { withSignal, type KubeClient } from './kube-client.js';
-import { Informer, InformerSet, objectKey, type InformerOptions } from './informer.js';
+import { Informer, InformerSet, objectKey, RESTART_REASONS, type InformerOptions } from './informer.js';
 import { WorkQueue } from './work-queue.js';
 import { CONTROLLER, type OperatorMetrics } from './operator.metrics.js';
 import { WebhookSubscriptionReconciler, type ManagedSubscriptions } from './webhook-subscription.reconciler.js';
@@ -82,10 +82,11 @@ export class WebhookSubscriptionController {
       burst: opts.queueBurst,
     });
     metrics.queueProbe.current = () => this.queue.inFlight();
-    const informerOptions = (resource: string): InformerOptions => ({
-      ...opts.informer,
-      onRestart: (reason) => metrics.watchRestarts.inc({ resource, reason }),
-    });
+    const informerOptions = (resource: string): InformerOptions => {
+      // Every series at 0 from the start (as controller-runtime's): a dashboard panel or an alert has data before the first restart.
+      for (const reason of RESTART_REASONS) metrics.watchRestarts.inc({ resource, reason }, 0);
+      return { ...opts.informer, onRestart: (reason) => metrics.watchRestarts.inc({ resource, reason }) };
+    };
     const scopes = opts.namespaces?.length ? opts.namespaces.map((ns) => `/namespaces/${ns}`) : [''];
     const resourceHandlers = {
       upsert: (obj: WebhookSubscriptionResource, old: WebhookSubscriptionResource | undefined) => {

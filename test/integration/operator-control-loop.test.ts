@@ -128,6 +128,8 @@ describe('WebhookSubscriptionController control loop', () => {
     expect(await value('controller_runtime_reconcile_errors_total', { controller: 'webhooksubscription' })).toBeGreaterThanOrEqual(1);
     expect(await value('controller_runtime_reconcile_total', { controller: 'webhooksubscription', result: 'error' })).toBeGreaterThanOrEqual(1);
     expect(await value('controller_runtime_reconcile_panics_total', { controller: 'webhooksubscription' })).toBe(0);
+    // The watch restart series exist from the start, at 0 until a restart (the dashboard's panel has data).
+    expect(await value('mapintel_operator_watch_restarts_total', { resource: 'secrets', reason: 'short' })).toBe(0);
     // A PATCH without an answer is counted by client-go's name as code "<error>".
     const host = new URL(fake.url).host;
     expect(await value('rest_client_requests_total', { code: '<error>', method: 'PATCH', host })).toBeGreaterThanOrEqual(1);
