@@ -18,6 +18,7 @@
 //   BENCH_IDLE_SECONDS     idle phase after all are Ready (default 300)
 //   BENCH_DATABASE_URL     database to drop and recreate (default postgres://postgres@127.0.0.1:5432/mapintel_bench_operator)
 //   OPERATOR_CONCURRENCY   passed to the operator when set (its default: 4)
+//   OPERATOR_KUBE_API_QPS, OPERATOR_KUBE_API_BURST  passed to the operator when set (its client-side limit: 300, 600)
 //   BENCH_KEEP_DB=1        keep the database afterwards
 //   BENCH_JSON=path        also write the results as JSON
 // Needs the Kubernetes binaries (`make kube-tools`) and tsx (a dev dependency) for the harness.
@@ -121,6 +122,8 @@ async function main() {
         SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS: 'true',
         OPERATOR_IDENTITY: 'bench',
         ...(process.env.OPERATOR_CONCURRENCY ? { OPERATOR_CONCURRENCY: process.env.OPERATOR_CONCURRENCY } : {}),
+        ...(process.env.OPERATOR_KUBE_API_QPS ? { OPERATOR_KUBE_API_QPS: process.env.OPERATOR_KUBE_API_QPS } : {}),
+        ...(process.env.OPERATOR_KUBE_API_BURST ? { OPERATOR_KUBE_API_BURST: process.env.OPERATOR_KUBE_API_BURST } : {}),
       },
       { port: opsPort },
     );

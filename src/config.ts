@@ -64,6 +64,20 @@ export interface Config {
   operatorConcurrency: number;
   operatorStatusRefreshMs: number;
   operatorWatchNamespaces: string[];
+  operatorQueueQps: number;
+  operatorQueueBurst: number;
+  operatorKubeApiQps: number;
+  operatorKubeApiBurst: number;
+  operatorReconcileTimeoutSeconds: number;
+  operatorWatchFailureUnreadySeconds: number;
+  operatorWorkerAutoscale: boolean;
+  operatorWorkerDeployment: string;
+  operatorWorkerMinReplicas: number;
+  operatorWorkerMaxReplicas: number;
+  operatorWorkerPendingPerReplica: number;
+  operatorWorkerSubscriptionsPerReplica: number;
+  operatorWorkerScaleDownCooldownSeconds: number;
+  operatorWorkerAutoscaleIntervalSeconds: number;
   /** Waits before attempts 2, 3, … in milliseconds. */
   webhookRetryWaitsMs: number[];
   webhookProbeWaitsMs: number[];
@@ -257,6 +271,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    operatorQueueQps: int('OPERATOR_QUEUE_QPS', 1, 100_000),
+    operatorQueueBurst: int('OPERATOR_QUEUE_BURST', 1, 100_000),
+    operatorKubeApiQps: int('OPERATOR_KUBE_API_QPS', 1, 100_000),
+    operatorKubeApiBurst: int('OPERATOR_KUBE_API_BURST', 1, 100_000),
+    operatorReconcileTimeoutSeconds: int('OPERATOR_RECONCILE_TIMEOUT_SECONDS', 1, 3600),
+    operatorWatchFailureUnreadySeconds: int('OPERATOR_WATCH_FAILURE_UNREADY_SECONDS', 1, 86_400),
+    operatorWorkerAutoscale: bool('OPERATOR_WORKER_AUTOSCALE'),
+    operatorWorkerDeployment: raw('OPERATOR_WORKER_DEPLOYMENT'),
+    operatorWorkerMinReplicas: int('OPERATOR_WORKER_MIN_REPLICAS', 0, 10_000),
+    operatorWorkerMaxReplicas: int('OPERATOR_WORKER_MAX_REPLICAS', 1, 10_000),
+    operatorWorkerPendingPerReplica: int('OPERATOR_WORKER_PENDING_PER_REPLICA', 1, 100_000_000),
+    operatorWorkerSubscriptionsPerReplica: int('OPERATOR_WORKER_SUBSCRIPTIONS_PER_REPLICA', 1, 100_000_000),
+    operatorWorkerScaleDownCooldownSeconds: int('OPERATOR_WORKER_SCALE_DOWN_COOLDOWN_SECONDS', 0, 86_400),
+    operatorWorkerAutoscaleIntervalSeconds: int('OPERATOR_WORKER_AUTOSCALE_INTERVAL_SECONDS', 1, 3600),
     webhookRetryWaitsMs: durations('WEBHOOK_RETRY_WAITS'),
     webhookProbeWaitsMs: durations('WEBHOOK_PROBE_WAITS'),
     webhookDisableAfter: int('WEBHOOK_DISABLE_AFTER', 1, 1_000_000),
@@ -285,6 +313,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventsPartitions: int('EVENTS_PARTITIONS', 1, 1024),
     killsRetentionDays: int('KILLS_RETENTION_DAYS', 1, 3650),
   };
+  if (config.operatorWorkerMinReplicas > config.operatorWorkerMaxReplicas)
+    problems.push('OPERATOR_WORKER_MIN_REPLICAS must not be more than OPERATOR_WORKER_MAX_REPLICAS');
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

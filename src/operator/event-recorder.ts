@@ -74,8 +74,9 @@ export class EventRecorder {
         kind: 'Event',
         metadata: { generateName: `${obj.metadata.name}.`, namespace: ns },
         involvedObject: {
-          apiVersion: API_VERSION,
-          kind: KIND,
+          // A WebhookSubscription unless the object says otherwise (the worker Deployment the operator scales).
+          apiVersion: obj.apiVersion ?? API_VERSION,
+          kind: obj.kind ?? KIND,
           name: obj.metadata.name,
           namespace: ns,
           uid: obj.metadata.uid,

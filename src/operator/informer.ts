@@ -4,9 +4,15 @@
  * the last resource version seen (bookmarks keep it fresh), with a growing pause while the apiserver
  * does not answer. Handlers run for every change, and for every object after each relist, so the
  * work queue sees the level, not only the edges.
+ *
+ * As client-go's reflector: each watch asks for a timeout jittered to [1, 2) × the base, so replicas
+ * started together do not all come back at once; a watch that ends within a second of opening with
+ * no event, or an ERROR event, counts as a failure and is backed off (with jitter), never reopened at
+ * once; a silent stream is given up after `idleMs`. `failingForMs` says how long the informer has gone
+ * without an established list or watch, for /readyz.
  */
 import type { Logger } from '../log.js';
-import { isGone, METADATA_ONLY, type KubeClient, type WatchEvent } from './kube-client.js';
+import { isGone, KubeApiError, METADATA_ONLY, type KubeClient, type WatchEvent } from './kube-client.js';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -34,8 +40,37 @@ export interface InformerHandlers<T extends KubeObject> {
 
 const RETRY_MIN_MS = 200;
 const RETRY_MAX_MS = 10_000;
-/** The apiserver ends each watch after about this long (it picks a random time up to twice it). */
+/** Base of the watch timeout asked for (client-go's minWatchTimeout); each watch asks for [1, 2) × it. */
 const WATCH_TIMEOUT_S = 300;
+/** A watch that ends sooner than this with no event is a failure (client-go's "very short watch"). */
+export const SHORT_WATCH_MS = 1000;
+/** A watch stream without a byte for this long is dead (bookmarks and the apiserver's keep it talking). */
+const WATCH_IDLE_MS = 90_000;
+
+/** Why a list or watch was started again (the label of mapintel_operator_watch_restarts_total). */
+export const RESTART_REASONS = ['closed', 'expired', 'idle', 'broken', 'short', 'error_event', 'failed'] as const;
+export type RestartReason = (typeof RESTART_REASONS)[number];
+
+export interface InformerOptions {
+  /** Called on every restart of the watch (or relist), with its reason. */
+  onRestart?: (reason: RestartReason) => void;
+  watchTimeoutSeconds?: number;
+  idleMs?: number;
+  retryMinMs?: number;
+  retryMaxMs?: number;
+  /** [0, 1): the jitter of watch timeouts and retry pauses (tests pin it). */
+  random?: () => number;
+}
+
+/** An ERROR event (other than 410) ends the watch as a failure. */
+class WatchErrorEvent extends Error {
+  constructor(
+    readonly code: number | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 /** Objects per page of a list: a relist never holds more than one page of answers at once. */
 export const LIST_PAGE_SIZE = 500;
 
@@ -49,6 +84,11 @@ export class Informer<T extends KubeObject> {
   private current: { abort(): void } | undefined;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** Since when the informer has had no established list or watch (undefined: it has one). */
+  private failingSince: number | undefined;
+  /** Events of the current watch, and the ERROR event that ended it. */
+  private eventsSeen = 0;
+  private errorEvent: WatchErrorEvent | undefined;
 
   constructor(
     private readonly client: KubeClient,
@@ -61,7 +101,15 @@ export class Informer<T extends KubeObject> {
     private readonly keep: (obj: T) => T | undefined = (obj) => obj,
     /** Lists and watches PartialObjectMetadata: the apiserver never sends data or spec. */
     private readonly metadataOnly = false,
-  ) {}
+    private readonly opts: InformerOptions = {},
+  ) {
+    this.failingSince = Date.now();
+  }
+
+  /** How long the informer has gone without an established list or watch (0 while it has one). */
+  failingForMs(now = Date.now()): number {
+    return this.failingSince === undefined ? 0 : now - this.failingSince;
+  }
 
   /** True once the first list has filled the cache. */
   get hasSynced(): boolean {
@@ -94,50 +142,91 @@ export class Informer<T extends KubeObject> {
   }
 
   private async run(): Promise<void> {
+    const random = this.opts.random ?? Math.random;
+    const base = this.opts.watchTimeoutSeconds ?? WATCH_TIMEOUT_S;
     let failures = 0;
     let needList = true;
     while (this.running) {
+      let failure: { reason: RestartReason; err: Error } | undefined;
       try {
         if (needList) {
           await this.relist();
           needList = false;
+          this.failingSince = undefined;
         }
+        this.eventsSeen = 0;
+        this.errorEvent = undefined;
+        let openedAt = 0;
         const handle = await this.client.watch<T>(
           this.path,
-          { ...this.query, resourceVersion: this.resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: String(WATCH_TIMEOUT_S) },
+          {
+            ...this.query,
+            resourceVersion: this.resourceVersion,
+            allowWatchBookmarks: 'true',
+            timeoutSeconds: String(Math.floor(base * (1 + random()))),
+          },
           (e) => this.onEvent(e),
-          undefined,
-          { metadataOnly: this.metadataOnly },
+          this.opts.idleMs ?? WATCH_IDLE_MS,
+          {
+            metadataOnly: this.metadataOnly,
+            onOpen: () => {
+              openedAt = Date.now();
+              this.failingSince = undefined;
+            },
+          },
         );
         this.current = handle;
-        await handle.done;
-        failures = 0;
-        if (this.resourceVersion === '') {
+        const end = await handle.done;
+        if (!this.running) break;
+        if (this.errorEvent) {
+          failure = { reason: 'error_event', err: this.errorEvent };
+        } else if (this.resourceVersion === '') {
           needList = true;
+          this.restarted('expired');
           this.log.info({ path: this.path }, 'watch expired (410), listing again');
+        } else if (this.eventsSeen === 0 && Date.now() - openedAt < SHORT_WATCH_MS) {
+          failure = { reason: 'short', err: new Error(`very short watch: ended ${Date.now() - openedAt} ms after opening with no event`) };
+        } else {
+          failures = 0;
+          this.restarted(end);
         }
       } catch (err) {
         if (!this.running) break;
         if (isGone(err)) {
           // Our resource version is older than etcd keeps: start again from a fresh list.
           needList = true;
+          this.restarted('expired');
           this.log.info({ path: this.path }, 'watch expired (410), listing again');
           continue;
         }
-        failures++;
-        const wait = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** Math.min(failures, 10));
-        if (failures === 1 || failures % 10 === 0) {
-          this.log.warn({ path: this.path, failures, err: { message: (err as Error).message } }, 'list or watch failed; retrying');
-        }
-        // A failed list stays needed; a failed watch goes on from the resource version it had.
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-          setTimeout(resolve, wait).unref();
-        });
+        failure = { reason: 'failed', err: err as Error };
       } finally {
         this.current = undefined;
       }
+      if (!failure) continue;
+      this.failingSince ??= Date.now();
+      this.restarted(failure.reason);
+      failures++;
+      const backoff = Math.min(this.opts.retryMaxMs ?? RETRY_MAX_MS, (this.opts.retryMinMs ?? RETRY_MIN_MS) * 2 ** Math.min(failures - 1, 10));
+      // Jitter (up to +100 %, as client-go's backoff manager) spreads replicas that failed together.
+      const wait = Math.round(backoff * (1 + random()));
+      if (failures === 1 || failures % 10 === 0) {
+        const status = failure.err instanceof KubeApiError ? failure.err.status : failure.err instanceof WatchErrorEvent ? failure.err.code : undefined;
+        this.log.warn(
+          { path: this.path, failures, reason: failure.reason, status, retryInMs: wait, err: { message: failure.err.message } },
+          'list or watch failed; retrying',
+        );
+      }
+      // A failed list stays needed; a failed watch goes on from the resource version it had.
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        setTimeout(resolve, wait).unref();
+      });
     }
+  }
+
+  private restarted(reason: RestartReason): void {
+    this.opts.onRestart?.(reason);
   }
 
   private async relist(): Promise<void> {
@@ -179,10 +268,14 @@ export class Informer<T extends KubeObject> {
       // An expired resource version arrives as an ERROR event with code 410: the stream ends, then a relist.
       if (status.code === 410) {
         this.resourceVersion = '';
-        this.current?.abort();
+      } else {
+        // Any other ERROR ends the watch too (client-go's watch handler returns it as an error): backed off.
+        this.errorEvent = new WatchErrorEvent(status.code, `ERROR event ${status.code ?? ''}: ${status.message ?? ''}`.trim());
       }
+      this.current?.abort();
       return;
     }
+    this.eventsSeen++;
     const rv = e.object.metadata?.resourceVersion;
     if (rv) this.resourceVersion = rv;
     if (e.type === 'BOOKMARK') return;
@@ -210,6 +303,11 @@ export class InformerSet<T extends KubeObject> {
 
   get hasSynced(): boolean {
     return this.informers.every((i) => i.hasSynced);
+  }
+
+  /** The longest time one of them has gone without an established list or watch. */
+  failingForMs(now = Date.now()): number {
+    return Math.max(0, ...this.informers.map((i) => i.failingForMs(now)));
   }
 
   get(key: string): T | undefined {

@@ -3,6 +3,11 @@
  * the `Ready` and `Degraded` conditions. `Ready=True` only while events can be delivered: a map whose
  * webhooks are switched off, or a subscription the workers disabled after repeated failures, is
  * `Ready=False`. Failing attempts (even before an event has used up its retries) are `Degraded=True`.
+ * `Progressing` is True while a new generation, or a refusal that is checked again, is being worked
+ * on, and False once settled (applied, or refused until the spec changes).
+ *
+ * The bookkeeping of a conditions list is in one place, as apimachinery's meta package has it:
+ * findStatusCondition and setStatusCondition (lastTransitionTime kept unless the status flips).
  */
 import type { WebhookSubscription } from '../webhooks/webhook.service.js';
 import type { Condition, WebhookSubscriptionResource, WebhookSubscriptionStatus } from './webhook-subscription.types.js';
@@ -12,6 +17,41 @@ export const now3339 = (): string => new Date().toISOString().replace(/\.\d{3}Z$
 export function condition(obj: WebhookSubscriptionResource, type: Condition['type'], status: Condition['status'], reason: string, message: string): Condition {
   return { type, status, observedGeneration: obj.metadata.generation, lastTransitionTime: now3339(), reason, message };
 }
+
+/** The condition of this type, if any (apimachinery's meta.FindStatusCondition). */
+export function findStatusCondition(conditions: readonly Condition[] | undefined, type: Condition['type']): Condition | undefined {
+  return conditions?.find((c) => c.type === type);
+}
+
+/**
+ * Sets `next` in `conditions` in place (apimachinery's meta.SetStatusCondition): appended when its type
+ * is absent; otherwise reason, message and observedGeneration are replaced, and lastTransitionTime is
+ * kept unless the status flips (then `next`'s). True when anything changed.
+ */
+export function setStatusCondition(conditions: Condition[], next: Condition): boolean {
+  const existing = findStatusCondition(conditions, next.type);
+  if (!existing) {
+    conditions.push({ ...next, lastTransitionTime: next.lastTransitionTime || now3339() });
+    return true;
+  }
+  let changed = false;
+  if (existing.status !== next.status) {
+    existing.status = next.status;
+    existing.lastTransitionTime = next.lastTransitionTime || now3339();
+    changed = true;
+  }
+  for (const field of ['reason', 'message', 'observedGeneration'] as const) {
+    if (existing[field] !== next[field]) {
+      Object.assign(existing, { [field]: next[field] });
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** True when the condition of this type has status True (meta.IsStatusConditionTrue). */
+export const isStatusConditionTrue = (conditions: readonly Condition[] | undefined, type: Condition['type']): boolean =>
+  findStatusCondition(conditions, type)?.status === 'True';
 
 /** How a map owner switches the map's webhooks on (docs/kubernetes.md, NOTES.txt say the same). */
 export const switchOnHint = (mapId: string): string =>
@@ -82,7 +122,10 @@ export function statusOf(
     secretVersion: secret.version,
     mapKeyId,
     consecutiveFailures: sub.consecutiveFailures,
-    conditions: deliveryConditions(obj, sub, mapWebhooksEnabled),
+    conditions: [
+      ...deliveryConditions(obj, sub, mapWebhooksEnabled),
+      condition(obj, 'Progressing', 'False', 'Reconciled', `Generation ${obj.metadata.generation ?? 0} applied`),
+    ],
   };
   if (sub.lastDeliveryAt) status.lastDeliveryAt = rfc3339(sub.lastDeliveryAt);
   if (sub.lastErrorAt) status.lastErrorAt = rfc3339(sub.lastErrorAt);

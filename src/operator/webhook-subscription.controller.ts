@@ -8,14 +8,14 @@
  * Secrets, however many and however large, cost it nothing but a passing glance at their names.
  */
 import type { Logger } from '../log.js';
-import type { KubeClient } from './kube-client.js';
-import { Informer, InformerSet, objectKey } from './informer.js';
+import { withSignal, type KubeClient } from './kube-client.js';
+import { Informer, InformerSet, objectKey, RESTART_REASONS, type InformerOptions } from './informer.js';
 import { WorkQueue } from './work-queue.js';
 import { CONTROLLER, type OperatorMetrics } from './operator.metrics.js';
 import { WebhookSubscriptionReconciler, type ManagedSubscriptions } from './webhook-subscription.reconciler.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { MapFacts } from './map-facts.js';
-import { deliveryConditions } from './webhook-subscription.conditions.js';
+import { refreshDeliveryState } from './delivery-state.js';
 import { GROUP, OWNED_SECRET_LABEL, PLURAL, VERSION, type SecretObject, type WebhookSubscriptionResource } from './webhook-subscription.types.js';
 
 export interface ControllerOptions {
@@ -25,7 +25,28 @@ export interface ControllerOptions {
   namespaces?: readonly string[];
   /** First recheck of a URL whose host does not resolve yet (doubles up to 10 minutes). */
   dnsRecheckMs?: number;
+  /** A reconcile running longer fails (its apiserver calls cancelled) and is retried with backoff. */
+  reconcileTimeoutMs?: number;
+  /** The work queue's shared retry bucket (client-go's 10 and 100 by default). */
+  queueQps?: number;
+  queueBurst?: number;
+  /** Informer settings (the fake-apiserver tests shorten the waits). */
+  informer?: Omit<InformerOptions, 'onRestart'>;
 }
+
+/** controller-runtime has no default; a reconcile here is a few apiserver and database calls. */
+export const DEFAULT_RECONCILE_TIMEOUT_MS = 60_000;
+
+/** The reconcile ran past its deadline. */
+export class ReconcileDeadlineError extends Error {
+  constructor(ms: number) {
+    super(`reconcile did not finish within ${ms} ms`);
+    this.name = 'ReconcileDeadlineError';
+  }
+}
+
+/** Programming errors, not failures of what the reconciler talks to: counted as controller-runtime counts panics. */
+const isPanic = (err: unknown): boolean => err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError || err instanceof SyntaxError;
 
 export class WebhookSubscriptionController {
   readonly resources: InformerSet<WebhookSubscriptionResource>;
@@ -36,6 +57,8 @@ export class WebhookSubscriptionController {
   private readonly secretUsers = new Map<string, Set<string>>();
   private workers: Promise<void>[] = [];
   private leading = false;
+  /** Leadership began and the workers wait for the caches (controller-runtime's WaitForCacheSync). */
+  private starting: Promise<void> | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
   private inFlight = 0;
@@ -53,7 +76,17 @@ export class WebhookSubscriptionController {
       onDepth: (d) => metrics.queueDepth.set({ name: CONTROLLER }, d),
       onAdd: () => metrics.queueAdds.inc({ name: CONTROLLER }),
       onRetry: () => metrics.queueRetries.inc({ name: CONTROLLER }),
+      onQueued: (s) => metrics.queueDuration.observe({ name: CONTROLLER }, s),
+      onWorked: (s) => metrics.workDuration.observe({ name: CONTROLLER }, s),
+      qps: opts.queueQps,
+      burst: opts.queueBurst,
     });
+    metrics.queueProbe.current = () => this.queue.inFlight();
+    const informerOptions = (resource: string): InformerOptions => {
+      // Every series at 0 from the start (as controller-runtime's): a dashboard panel or an alert has data before the first restart.
+      for (const reason of RESTART_REASONS) metrics.watchRestarts.inc({ resource, reason }, 0);
+      return { ...opts.informer, onRestart: (reason) => metrics.watchRestarts.inc({ resource, reason }) };
+    };
     const scopes = opts.namespaces?.length ? opts.namespaces.map((ns) => `/namespaces/${ns}`) : [''];
     const resourceHandlers = {
       upsert: (obj: WebhookSubscriptionResource, old: WebhookSubscriptionResource | undefined) => {
@@ -83,6 +116,10 @@ export class WebhookSubscriptionController {
             `/apis/${GROUP}/${VERSION}${scope}/${PLURAL}`,
             resourceHandlers,
             log.child({ informer: 'webhooksubscriptions' }),
+            {},
+            undefined,
+            false,
+            informerOptions('webhooksubscriptions'),
           ),
       ),
     );
@@ -112,19 +149,22 @@ export class WebhookSubscriptionController {
         : undefined;
     this.secrets = new InformerSet(
       scopes.map(
-        (scope) => new Informer<SecretObject>(client, `/api/v1${scope}/secrets`, secretHandlers, log.child({ informer: 'secrets' }), {}, keepSecret, true),
+        (scope) =>
+          new Informer<SecretObject>(
+            client,
+            `/api/v1${scope}/secrets`,
+            secretHandlers,
+            log.child({ informer: 'secrets' }),
+            {},
+            keepSecret,
+            true,
+            informerOptions('secrets'),
+          ),
       ),
     );
-    this.reconciler = new WebhookSubscriptionReconciler(
-      client,
-      subscriptions,
-      facts,
-      recorder,
-      log,
-      (k) => this.resources.get(k),
-      (k) => this.secrets.get(k),
-      { dnsRecheckMs: opts.dnsRecheckMs },
-    );
+    this.reconciler = new WebhookSubscriptionReconciler(client, subscriptions, facts, recorder, log, (k) => this.resources.get(k), {
+      dnsRecheckMs: opts.dnsRecheckMs,
+    });
   }
 
   /** True once both caches hold a full list. */
@@ -136,17 +176,41 @@ export class WebhookSubscriptionController {
     return this.inFlight;
   }
 
+  /** The longest time one of the caches has gone without an established list or watch (0: all fine). */
+  failingForMs(now = Date.now()): number {
+    return Math.max(this.resources.failingForMs(now), this.secrets.failingForMs(now));
+  }
+
+  /** True while the workers of a new leader wait for the caches to fill. */
+  get waitingForSync(): boolean {
+    return this.leading && this.workers.length === 0;
+  }
+
   /** Starts the caches (every replica). */
   start(): void {
     this.resources.start();
     this.secrets.start();
   }
 
-  /** The leader reconciles: workers and the delivery-state poll. */
+  /**
+   * The leader reconciles: workers and the delivery-state poll, started only once every informer has
+   * synced (a reconcile on a half-filled cache would take a missing Secret or resource for a deleted one).
+   */
   startLeading(): void {
     if (this.leading) return;
     this.leading = true;
     this.reconciler.forgetWritten();
+    this.starting = this.untilSynced().then(() => {
+      if (this.leading) this.startWorkers();
+    });
+  }
+
+  private async untilSynced(): Promise<void> {
+    if (!this.synced) this.log.info('leading: waiting for the caches to sync before reconciling');
+    while (this.leading && !this.synced) await new Promise((r) => setTimeout(r, 50).unref());
+  }
+
+  private startWorkers(): void {
     for (const obj of this.resources.list()) this.queue.add(objectKey(obj));
     this.workers = Array.from({ length: this.opts.concurrency }, () => this.work());
     const tick = () => {
@@ -161,6 +225,7 @@ export class WebhookSubscriptionController {
   async stopLeading(): Promise<void> {
     if (!this.leading) return;
     this.leading = false;
+    await this.starting;
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     await this.refreshing;
     this.queue.releaseWaiters();
@@ -188,12 +253,22 @@ export class WebhookSubscriptionController {
     }
   }
 
+  /**
+   * One reconcile under a deadline: at the deadline its apiserver calls are cancelled and the worker
+   * moves on, counting an error and retrying with backoff; the key stays in processing until the
+   * reconcile has really ended (a database call is not cancelled), so it never runs twice at once.
+   */
   private async process(key: string): Promise<void> {
     const end = this.metrics.reconcileTime.startTimer({ controller: CONTROLLER });
+    const timeoutMs = this.opts.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new ReconcileDeadlineError(timeoutMs)), timeoutMs);
     this.inFlight++;
     this.metrics.activeWorkers.set({ controller: CONTROLLER }, this.inFlight);
+    const run = withSignal(deadline.signal, () => this.reconciler.reconcile(key));
+    const expired = new Promise<never>((_, reject) => deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason as Error)));
     try {
-      const result = await this.reconciler.reconcile(key);
+      const result = await Promise.race([run, expired]);
       this.log.debug({ key, requeueAfterMs: result.requeueAfterMs }, 'reconciled');
       this.queue.forget(key);
       if (result.requeueAfterMs) {
@@ -206,63 +281,37 @@ export class WebhookSubscriptionController {
       const delay = this.queue.addRateLimited(key);
       this.metrics.reconcileTotal.inc({ controller: CONTROLLER, result: 'error' });
       this.metrics.reconcileErrors.inc({ controller: CONTROLLER });
-      this.log.warn({ key, retryInMs: delay, attempt: this.queue.failuresOf(key), err: { message: (err as Error).message } }, 'reconcile failed');
+      if (isPanic(err)) this.metrics.reconcilePanics.inc({ controller: CONTROLLER });
+      if (deadline.signal.aborted) this.metrics.reconcileTimeouts.inc({ controller: CONTROLLER });
+      const e = err as Error;
+      this.log.warn(
+        { key, retryInMs: delay, attempt: this.queue.failuresOf(key), err: { name: e.name, message: e.message, ...(isPanic(err) ? { stack: e.stack } : {}) } },
+        'reconcile failed',
+      );
     } finally {
+      clearTimeout(timer);
       end();
       this.inFlight--;
       this.metrics.activeWorkers.set({ controller: CONTROLLER }, this.inFlight);
-      this.queue.done(key);
+      // A reconcile abandoned at its deadline still holds its key until it ends.
+      void run.then(noop, noop).finally(() => this.queue.done(key));
     }
   }
 
   /**
-   * Queues the resources whose delivery state (last delivery, failures, last error, disabled, the map's
-   * webhooks switched off) differs from their status, or whose map key was revoked, and removes
-   * subscriptions whose resource no longer exists.
+   * Queues the resources whose delivery state differs from their status (or whose map key was
+   * revoked), and removes subscriptions whose resource no longer exists: see delivery-state.ts.
    */
   async refreshDeliveryState(): Promise<void> {
     if (!this.synced) return;
-    let subs;
-    let enabled: Map<string, boolean>;
-    let liveKeys: Set<string>;
-    try {
-      subs = await this.subscriptions.listManaged('kubernetes:');
-      enabled = await this.facts.webhooksEnabled(subs.map((s) => s.mapId));
-      const keyIds = this.resources.list().flatMap((o) => (o.status?.mapKeyId ? [o.status.mapKeyId] : []));
-      liveKeys = await this.facts.liveMapKeyIds(keyIds);
-    } catch (err) {
-      this.log.warn({ err: { message: (err as Error).message } }, 'could not read delivery state');
-      return;
-    }
-    for (const sub of subs) {
-      const key = sub.managedBy!.slice('kubernetes:'.length);
-      const obj = this.resources.get(key);
-      if (!obj) {
-        // Outside the watched namespaces: another operator's.
-        if (!this.watches(key.split('/')[0]!)) continue;
-        // The resource went while no operator held its finalizer (or it was forced away).
-        await this.subscriptions.removeManaged(sub.managedBy!).catch(() => undefined);
-        this.log.info({ managedBy: sub.managedBy }, 'removed a subscription whose resource is gone');
-        continue;
-      }
-      const s = obj.status ?? {};
-      const ready = s.conditions?.find((c) => c.type === 'Ready');
-      const degraded = s.conditions?.find((c) => c.type === 'Degraded');
-      // Refused resources are rechecked by their own requeue.
-      if (ready?.status === 'False' && ready.reason !== 'DisabledAfterFailures' && ready.reason !== 'MapWebhooksDisabled') continue;
-      const [wantReady, wantDegraded] = deliveryConditions(obj, sub, enabled.get(sub.mapId) ?? false);
-      if (
-        s.subscriptionId !== sub.id ||
-        (s.mapKeyId !== undefined && !liveKeys.has(s.mapKeyId)) ||
-        (s.consecutiveFailures ?? 0) !== sub.consecutiveFailures ||
-        !sameTime(s.lastDeliveryAt, sub.lastDeliveryAt) ||
-        !sameTime(s.lastErrorAt, sub.lastErrorAt) ||
-        ready?.reason !== wantReady.reason ||
-        degraded?.reason !== wantDegraded.reason
-      ) {
-        this.queue.add(key);
-      }
-    }
+    await refreshDeliveryState({
+      subscriptions: this.subscriptions,
+      facts: this.facts,
+      resources: this.resources,
+      queue: this.queue,
+      log: this.log,
+      watches: (ns) => this.watches(ns),
+    });
   }
 
   private watches(namespace: string): boolean {
@@ -305,12 +354,8 @@ export class WebhookSubscriptionController {
   }
 }
 
+const noop = (): void => undefined;
+
 function sameList(a: string[] | undefined, b: string[] | undefined): boolean {
   return (a ?? []).join('\n') === (b ?? []).join('\n');
-}
-
-function sameTime(a: string | undefined, b: string | null): boolean {
-  if (!a && !b) return true;
-  if (!a || !b) return false;
-  return Date.parse(a) === Date.parse(b) || a === b;
 }

@@ -19,7 +19,7 @@ export const OWNED_SECRET_LABEL = 'mapintel.io/webhook-subscription';
 export const MAP_KEY_KEY = 'key';
 
 export interface Condition {
-  type: 'Ready' | 'Degraded';
+  type: 'Ready' | 'Degraded' | 'Progressing';
   status: 'True' | 'False' | 'Unknown';
   observedGeneration?: number;
   lastTransitionTime: string;

@@ -2,7 +2,15 @@
  * The work queue of a controller, keyed by namespace/name (client-go's semantics): a key queued twice
  * runs once; a key is never processed by two workers at once (a change during processing queues it
  * again for afterwards); failures back off per key exponentially and a success resets the key.
+ * Retries also pass one token bucket shared by every key (client-go's DefaultControllerRateLimiter:
+ * the longer of the key's backoff and the bucket's wait), so many keys failing at once cannot make
+ * the controller hammer the apiserver or the database.
  */
+import { TokenBucket } from './token-bucket.js';
+
+/** client-go's default controller rate limiter: 10 retries a second, bursts of 100. */
+export const DEFAULT_QUEUE_QPS = 10;
+export const DEFAULT_QUEUE_BURST = 100;
 
 export interface WorkQueueOptions {
   /** First retry delay of a failing key. */
@@ -13,6 +21,16 @@ export interface WorkQueueOptions {
   onDepth?: (depth: number) => void;
   onAdd?: () => void;
   onRetry?: () => void;
+  /** Retries per second over all keys (the shared bucket). */
+  qps?: number;
+  /** Retries the shared bucket lets through at once. */
+  burst?: number;
+  /** The clock of the shared bucket and of the timings (tests). */
+  now?: () => number;
+  /** Seconds a key waited from its add to its get (workqueue_queue_duration_seconds). */
+  onQueued?: (seconds: number) => void;
+  /** Seconds a key was processed, get to done (workqueue_work_duration_seconds). */
+  onWorked?: (seconds: number) => void;
 }
 
 export class WorkQueue {
@@ -24,13 +42,42 @@ export class WorkQueue {
   private readonly failures = new Map<string, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly waiters: ((key: string | undefined) => void)[] = [];
+  /** When each waiting key was added, and when each key in processing was handed out. */
+  private readonly addedAt = new Map<string, number>();
+  private readonly startedAt = new Map<string, number>();
+  private readonly now: () => number;
   private shuttingDown = false;
   private readonly base: number;
   private readonly max: number;
+  private readonly bucket: TokenBucket;
 
   constructor(private readonly opts: WorkQueueOptions = {}) {
     this.base = opts.baseDelayMs ?? 100;
     this.max = opts.maxDelayMs ?? 300_000;
+    this.now = opts.now ?? Date.now;
+    this.bucket = new TokenBucket(opts.qps ?? DEFAULT_QUEUE_QPS, opts.burst ?? DEFAULT_QUEUE_BURST, this.now);
+  }
+
+  /** Seconds of work in progress (summed over keys), and of the longest-running key, as client-go reports them. */
+  inFlight(): { unfinishedSeconds: number; longestSeconds: number } {
+    const t = this.now();
+    let unfinished = 0;
+    let longest = 0;
+    for (const started of this.startedAt.values()) {
+      const s = (t - started) / 1000;
+      unfinished += s;
+      longest = Math.max(longest, s);
+    }
+    return { unfinishedSeconds: unfinished, longestSeconds: longest };
+  }
+
+  private handOut(key: string): void {
+    const t = this.now();
+    const added = this.addedAt.get(key) ?? t;
+    this.addedAt.delete(key);
+    this.opts.onQueued?.((t - added) / 1000);
+    this.processing.add(key);
+    this.startedAt.set(key, t);
   }
 
   get depth(): number {
@@ -47,10 +94,11 @@ export class WorkQueue {
     if (this.queued.has(key)) return;
     const waiter = this.waiters.shift();
     if (waiter) {
-      this.processing.add(key);
+      this.handOut(key);
       waiter(key);
       return;
     }
+    this.addedAt.set(key, this.now());
     this.queued.add(key);
     this.queue.push(key);
     this.opts.onDepth?.(this.queue.length);
@@ -70,12 +118,15 @@ export class WorkQueue {
     this.timers.set(key, t);
   }
 
-  /** Retries a failed key after its backoff: base × 2^(failures−1), at most max. */
+  /**
+   * Retries a failed key after the longer of its backoff (base × 2^(failures−1), at most max) and
+   * the shared bucket's wait.
+   */
   addRateLimited(key: string): number {
     const n = (this.failures.get(key) ?? 0) + 1;
     this.failures.set(key, n);
     this.opts.onRetry?.();
-    const delay = Math.min(this.max, this.base * 2 ** Math.min(n - 1, 30));
+    const delay = Math.max(Math.min(this.max, this.base * 2 ** Math.min(n - 1, 30)), this.bucket.reserve());
     this.addAfter(key, delay);
     return delay;
   }
@@ -95,7 +146,7 @@ export class WorkQueue {
     const key = this.queue.shift();
     if (key !== undefined) {
       this.queued.delete(key);
-      this.processing.add(key);
+      this.handOut(key);
       this.opts.onDepth?.(this.queue.length);
       return key;
     }
@@ -104,6 +155,9 @@ export class WorkQueue {
 
   /** Ends processing of a key; a change seen meanwhile queues it again. */
   done(key: string): void {
+    const started = this.startedAt.get(key);
+    this.startedAt.delete(key);
+    if (started !== undefined) this.opts.onWorked?.((this.now() - started) / 1000);
     this.processing.delete(key);
     if (this.dirty.delete(key)) this.add(key);
   }

@@ -1,12 +1,12 @@
 import type { Db } from '../db/db.js';
 import type { SecretBox } from '../crypto.js';
-import { NotFoundError } from '../errors.js';
+import { AppError, NotFoundError } from '../errors.js';
 import { MapRefRepository } from '../maps/map.repository.js';
 import type { Resolve } from './url-guard.js';
 import { SubscriptionRepository } from './subscription.repository.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import { toSubscription, type WebhookSubscription } from './webhook.presenters.js';
-import { checkedUrl, insertSubscription, normalizeEvents, urlTakenError } from './subscription-rules.js';
+import { checkedUrl, insertSubscription, newSecret, normalizeEvents, urlTakenError } from './subscription-rules.js';
 
 /** What a managing resource (a Kubernetes WebhookSubscription) wants to exist. */
 export interface ManagedSubscriptionSpec {
@@ -22,6 +22,8 @@ export interface ManagedSubscriptionSpec {
 }
 
 type Applied = { subscription: WebhookSubscription; created: boolean };
+/** planManaged's answer: refused as applying would be, or the subscription now and whether applying changes it. */
+export type ManagedPlan = { refused: AppError } | { current: WebhookSubscription | undefined; differs: boolean };
 class DryRunDone {
   constructor(readonly result: Applied) {}
 }
@@ -82,6 +84,33 @@ export class ManagedWebhookService {
       managedBy: spec.managedBy,
     });
     return { subscription: toSubscription((await this.subs.byId(tx, map.id, id))!), created: true };
+  }
+
+  /**
+   * What applying `spec` would do, decided in one call that changes nothing (its transaction is rolled
+   * back): `refused` with the error applying would throw (a 4xx AppError), or the subscription as it
+   * is now (if any) and whether its map, URL or events differ from the spec. The operator asks this
+   * once per reconcile, then generates a signing secret and applies only when something must change.
+   */
+  async planManaged(spec: Omit<ManagedSubscriptionSpec, 'secret'>): Promise<ManagedPlan> {
+    try {
+      const events = normalizeEvents(spec.events);
+      const url = await checkedUrl(spec.url, this.opts);
+      let current: WebhookSubscription | undefined;
+      const result = await this.db
+        .transaction(async (tx) => {
+          const row = await this.subs.byManagedBy(tx, spec.managedBy);
+          current = row && toSubscription(row);
+          throw new DryRunDone(await this.applyManagedIn(tx, { ...spec, secret: row ? this.box.decrypt(row.secret_encrypted) : newSecret() }, url, events));
+        })
+        .catch((err: unknown) => (err instanceof DryRunDone ? err.result : Promise.reject(err)));
+      const next = result.subscription;
+      const same = (a: readonly string[], b: readonly string[]) => [...a].sort().join('\n') === [...b].sort().join('\n');
+      return { current, differs: !current || current.mapId !== next.mapId || current.url !== next.url || !same(current.events, next.events) };
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) return { refused: err };
+      throw err;
+    }
   }
 
   /** Removes the subscription of `managedBy`; false when there was none. */

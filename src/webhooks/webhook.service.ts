@@ -32,7 +32,7 @@ import type {
 // Kept importable from here, where the operator and the tests have always found them.
 export { MAX_SUBSCRIPTIONS_PER_MAP, newSecret, normalizeEvents } from './subscription-rules.js';
 export { toDto, type WebhookSubscription } from './webhook.presenters.js';
-export type { ManagedSubscriptionSpec } from './managed-webhooks.service.js';
+export type { ManagedPlan, ManagedSubscriptionSpec } from './managed-webhooks.service.js';
 
 /** Events a recover delivers at most. */
 export const RECOVER_MAX_EVENTS = 10_000;
@@ -274,6 +274,10 @@ export class WebhookService {
 
   applyManaged(...args: Parameters<ManagedWebhookService['applyManaged']>): ReturnType<ManagedWebhookService['applyManaged']> {
     return this.managed.applyManaged(...args);
+  }
+
+  planManaged(...args: Parameters<ManagedWebhookService['planManaged']>): ReturnType<ManagedWebhookService['planManaged']> {
+    return this.managed.planManaged(...args);
   }
 
   removeManaged(managedBy: string): Promise<boolean> {

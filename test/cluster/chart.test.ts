@@ -111,7 +111,7 @@ describe.skipIf(unavailable)('Helm chart charts/mapintel', () => {
     const rules = roles.flatMap((r) => r.rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[]);
     for (const r of rules) for (const v of [...r.apiGroups, ...r.resources, ...r.verbs]) expect(v).not.toContain('*');
     const resources = rules.flatMap((r) => r.resources).sort();
-    expect(resources).toEqual(['events', 'leases', 'secrets', 'webhooksubscriptions', 'webhooksubscriptions/status']);
+    expect(resources).toEqual(['events', 'leases', 'secrets', 'webhooksubscriptions', 'webhooksubscriptions/finalizers', 'webhooksubscriptions/status']);
     const accounts = defaults.filter((o) => o.kind === 'ServiceAccount').map((o) => o.metadata.name);
     expect(accounts.sort()).toEqual(['rel-mapintel-api', 'rel-mapintel-operator', 'rel-mapintel-stream', 'rel-mapintel-worker']);
     for (const d of defaults.filter((o) => o.kind === 'Deployment')) {

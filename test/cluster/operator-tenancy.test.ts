@@ -209,12 +209,12 @@ describe.skipIf(unavailable)('operator: tenancy, honest status, Events, field ma
       });
       // Applying a resource of namespace `slow` waits for the test to open the gate.
       const subscriptions: ConstructorParameters<typeof WebhookSubscriptionController>[1] = {
+        planManaged: (spec) => service.planManaged(spec),
         applyManaged: async (spec, opts) => {
           if (spec.managedBy.startsWith('kubernetes:slow/') && !opts?.dryRun) await gate;
           return service.applyManaged(spec, opts);
         },
         removeManaged: (m) => service.removeManaged(m),
-        getManaged: (m) => service.getManaged(m),
         listManaged: (p) => service.listManaged(p),
       };
       controller = new WebhookSubscriptionController(

@@ -4,7 +4,7 @@
  * on the series that should raise it, none on a healthy release).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -24,7 +24,10 @@ check("5c. the chart's PrometheusRule passes promtool check rules and promtool t
     '--show-only',
     'templates/prometheusrule.yaml',
   ]);
-  const rule = parseAllDocuments(text)[0]!.toJSON() as { kind: string; spec: { groups: { rules: { alert: string }[] }[] } };
+  const rule = parseAllDocuments(text)[0]!.toJSON() as {
+    kind: string;
+    spec: { groups: { rules: { alert: string; annotations: { runbook_url?: string } }[] }[] };
+  };
   expect(rule.kind).toBe('PrometheusRule');
   const alerts = rule.spec.groups.flatMap((g) => g.rules.map((r) => r.alert));
   // What an operator of mapintel needs to hear about (the issue's list).
@@ -35,8 +38,25 @@ check("5c. the chart's PrometheusRule passes promtool check rules and promtool t
     'MapintelEventRelayLagging',
     'MapintelReplicasUnavailable',
     'MapintelTargetDown',
+    'MapintelOperatorReconcileErrors',
+    'MapintelOperatorQueueBacklog',
+    'MapintelOperatorSubscriptionsNotReady',
+    'MapintelOperatorWatchRestarts',
   ]) {
     expect(alerts).toContain(a);
+  }
+  // Every operator alert links its runbook: a section of docs/runbooks.md (GitHub's anchor of its heading).
+  const anchors = new Set(
+    [...readFileSync('docs/runbooks.md', 'utf8').matchAll(/^## (.+)$/gm)].map((m) =>
+      m[1]!
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, '')
+        .replace(/ /g, '-'),
+    ),
+  );
+  for (const r of rule.spec.groups.flatMap((g) => g.rules).filter((r) => r.alert.startsWith('MapintelOperator'))) {
+    expect(r.annotations.runbook_url, r.alert).toMatch(/\/docs\/runbooks\.md#/);
+    expect(anchors.has(r.annotations.runbook_url!.split('#')[1]!), r.alert).toBe(true);
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'mapintel-promtool-'));
   try {

@@ -71,7 +71,7 @@ describe('GET /metrics', () => {
     operatorMetrics(registry);
     const types = typesOf(await registry.metrics());
     expect(types.size).toBeGreaterThan(0);
-    expect(misnamed(types, (name) => /^(controller_runtime|workqueue|leader_election)_/.test(name))).toEqual([]);
+    expect(misnamed(types, (name) => /^(controller_runtime|workqueue|leader_election|rest_client)_/.test(name))).toEqual([]);
   });
 
   it('has every metric the Grafana dashboard of the chart queries', async () => {
@@ -80,7 +80,9 @@ describe('GET /metrics', () => {
     const exposed = new Set([...typesOf(await (await fetch(`${t.opsUrl}/metrics`)).text()).keys(), ...typesOf(await registry.metrics()).keys()]);
     const dashboard = readFileSync('charts/mapintel/files/dashboard.json', 'utf8');
     const queried = new Set(
-      [...dashboard.matchAll(/\b(?:mapintel|controller_runtime|workqueue|leader_election)_[a-z0-9_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, '')),
+      [...dashboard.matchAll(/\b(?:mapintel|controller_runtime|workqueue|leader_election|rest_client)_[a-z0-9_]+/g)].map((m) =>
+        m[0].replace(/_(bucket|sum|count)$/, ''),
+      ),
     );
     expect(queried.size).toBeGreaterThan(10);
     expect([...queried].filter((name) => !exposed.has(name))).toEqual([]);

@@ -121,6 +121,8 @@ async function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals
 export interface ClusterOptions {
   /** Also run kube-controller-manager (garbage collection of owned objects, namespace deletion). */
   controllerManager?: boolean;
+  /** Admission plugins to enable beside the defaults (e.g. OwnerReferencesPermissionEnforcement). */
+  admissionPlugins?: string[];
 }
 
 /** etcd + kube-apiserver (+ kube-controller-manager) of one test file. */
@@ -256,6 +258,7 @@ export class TestCluster {
       '--service-cluster-ip-range=10.0.0.0/24',
       '--authorization-mode=RBAC',
       '--disable-admission-plugins=ServiceAccount',
+      ...(this.opts.admissionPlugins?.length ? [`--enable-admission-plugins=${this.opts.admissionPlugins.join(',')}`] : []),
       '--endpoint-reconciler-type=none',
       '--allow-privileged=true',
       '--v=0',

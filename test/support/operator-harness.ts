@@ -76,8 +76,10 @@ export class OperatorHarness {
 
   private constructor(readonly cluster: TestCluster) {}
 
-  static async start(opts: { controllerManager?: boolean; webhooksOn?: boolean; apiEnv?: Record<string, string> } = {}): Promise<OperatorHarness> {
-    const h = new OperatorHarness(await TestCluster.start({ controllerManager: opts.controllerManager ?? false }));
+  static async start(
+    opts: { controllerManager?: boolean; webhooksOn?: boolean; apiEnv?: Record<string, string>; admissionPlugins?: string[] } = {},
+  ): Promise<OperatorHarness> {
+    const h = new OperatorHarness(await TestCluster.start({ controllerManager: opts.controllerManager ?? false, admissionPlugins: opts.admissionPlugins }));
     h.kubectl(['apply', '--server-side', '-f', path.join(CHART, 'crds')]);
     h.kubectl(['wait', '--for=condition=Established', '--timeout=30s', 'crd/webhooksubscriptions.mapintel.io']);
     h.api = await startTestServer({

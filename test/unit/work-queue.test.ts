@@ -69,4 +69,35 @@ describe('WorkQueue', () => {
     q.add('ns/b');
     expect(q.depth).toBe(1);
   });
+
+  it("passes every retry through one token bucket shared by all keys, beside each key's own backoff", () => {
+    let t = 0;
+    // 10 retries a second, bursts of 3: the fourth retry of fresh keys waits for a token.
+    const q = new WorkQueue({ baseDelayMs: 1, qps: 10, burst: 3, now: () => t });
+    expect(['a', 'b', 'c', 'd', 'e'].map((k) => q.addRateLimited(k))).toEqual([1, 1, 1, 100, 200]);
+    // After a second the bucket has refilled (to its burst, no more).
+    t += 1000;
+    expect(['f', 'g', 'h', 'i'].map((k) => q.addRateLimited(k))).toEqual([1, 1, 1, 100]);
+    q.shutDown();
+  });
+
+  it("reports how long keys waited and ran, and the work in flight, as client-go's workqueue metrics do", async () => {
+    let t = 1000;
+    const queued: number[] = [];
+    const worked: number[] = [];
+    const q = new WorkQueue({ now: () => t, onQueued: (s) => queued.push(s), onWorked: (s) => worked.push(s) });
+    q.add('ns/a');
+    q.add('ns/b');
+    t += 2000;
+    const a = await q.get();
+    t += 500;
+    const b = await q.get();
+    t += 1000;
+    expect(q.inFlight()).toEqual({ unfinishedSeconds: 2.5, longestSeconds: 1.5 });
+    q.done(a!);
+    q.done(b!);
+    expect(queued).toEqual([2, 2.5]);
+    expect(worked).toEqual([1.5, 1]);
+    expect(q.inFlight()).toEqual({ unfinishedSeconds: 0, longestSeconds: 0 });
+  });
 });

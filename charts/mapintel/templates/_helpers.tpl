@@ -56,6 +56,14 @@ cluster makes (keys DATABASE_URL, REDIS_URL, SERVICE_ENCRYPTION_KEY, optional SE
 some of them, the chart makes it and every one must come from a value or an existing Secret.
 */}}
 {{- define "mapintel.checkValues" -}}
+{{- if eq (include "mapintel.workerSizedByOperator" .) "true" -}}
+{{- if .Values.worker.autoscaling.enabled -}}
+{{- fail "worker.autoscale.mode operator and worker.autoscaling.enabled (the HPA) would both set the worker replicas: choose one" -}}
+{{- end -}}
+{{- if not .Values.operator.enabled -}}
+{{- fail "worker.autoscale.mode operator needs operator.enabled" -}}
+{{- end -}}
+{{- end -}}
 {{- if and .Values.ingress.enabled (not .Values.ingress.trustedProxies) (not (hasKey .Values.env "SERVICE_TRUSTED_PROXIES")) -}}
 {{- fail "ingress.trustedProxies is required with ingress.enabled: the addresses or CIDR of the Ingress controller's pods (the cluster's pod CIDR, e.g. 10.244.0.0/16); without it every client shares the controller's address for rate limits" -}}
 {{- end -}}
@@ -68,6 +76,11 @@ some of them, the chart makes it and every one must come from a value or an exis
 {{- end -}}
 {{- end -}}
 {{- include "mapintel.checkEnvSecret" . -}}
+{{- end -}}
+
+{{/* "true" when the operator sizes the worker Deployment (worker.autoscale.mode operator). */}}
+{{- define "mapintel.workerSizedByOperator" -}}
+{{- and .Values.worker.enabled .Values.worker.autoscale (eq (toString .Values.worker.autoscale.mode) "operator") -}}
 {{- end -}}
 
 {{/* Environment of every mapintel container. */}}
