@@ -4,11 +4,11 @@
  * before anything else loads, then loads the commands (cli-program.ts): on an older Node their modules
  * would fail first, with an error that says nothing about the version.
  */
-import { nodeVersionProblem } from './node-version.js';
+import { nodeVersionProblem } from './cli/node-version.js';
 
 const problem = nodeVersionProblem(process.versions.node, process.execPath);
 if (problem) {
   process.stderr.write(`${problem}\n`);
   process.exit(1);
 }
-await import('./cli-program.js');
+await import('./cli/program.js');

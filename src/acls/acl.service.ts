@@ -1,5 +1,5 @@
-import { generateToken, hashToken, type SecretBox } from '../crypto.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
+import { generateToken, hashToken, type SecretBox } from '../common/crypto.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../common/errors.js';
 import type { Db } from '../db/db.js';
 import type { Outbox } from '../events/outbox.js';
 import type { AclMemberAddedEvent, AclMemberPayload, AclMemberRemovedEvent, AclMemberUpdatedEvent, OutboxEvent } from '../events/catalog.js';

@@ -15,7 +15,7 @@ import {
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
 } from '../api/error-examples.js';
 import type { DataResponse } from '../maps/map.dto.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
 import type {
   AclDto,

@@ -1,5 +1,5 @@
-import { generateToken, hashToken } from '../crypto.js';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { generateToken, hashToken } from '../common/crypto.js';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
 import type { Db } from '../db/db.js';
 import { CharacterRepository } from '../characters/character.repository.js';

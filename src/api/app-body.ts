@@ -2,7 +2,7 @@ import express, { type Request, type RequestHandler } from 'express';
 import { isUtf8 } from 'node:buffer';
 import type { AppDeps } from './deps.js';
 import type { RouteTable } from './app-routes.js';
-import { AppError, BadRequestError, ValidationError, type ErrorDetail } from '../errors.js';
+import { AppError, BadRequestError, ValidationError, type ErrorDetail } from '../common/errors.js';
 import { bodyLimitFor, bracketQueryName, invisibleInName, MAX_NESTING, nestedTooDeeply } from './request-shape.js';
 
 function hasBody(req: Request): boolean {

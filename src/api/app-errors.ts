@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler } from 'express';
 import { ValidateError } from '@tsoa/runtime';
 import type { AppDeps } from './deps.js';
-import { AppError, errorBody, toAppError, ValidationError } from '../errors.js';
-import { redactUrl } from '../log.js';
+import { AppError, errorBody, toAppError, ValidationError } from '../common/errors.js';
+import { redactUrl } from '../common/log.js';
 import { validationDetails } from './validation-details.js';
 
 /** The one error stage: AppError → its JSON; tsoa validation → 400; infrastructure → 4xx/503; else 500. */

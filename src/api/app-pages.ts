@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { AppDeps } from './deps.js';
 import { publishedOpenapi } from './openapi.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../common/errors.js';
 import { consolePage } from '../console/console-page.js';
 import { serveConsole } from '../console/console-assets.js';
 import { FAVICON_URL, serveFavicons } from '../console/favicon.js';

@@ -1,11 +1,11 @@
 import type { Request as ExRequest } from 'express';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
-import type { Metrics } from '../metrics.js';
+import type { Config } from '../common/config.js';
+import type { Logger } from '../common/log.js';
+import type { Metrics } from '../common/metrics.js';
 import type { ApiServices } from './services.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Principal } from './principal.js';
-import { UnauthorizedError } from '../errors.js';
+import { UnauthorizedError } from '../common/errors.js';
 
 /** Everything the HTTP layer needs, built once by the api role (src/api/api.role.ts) and handed to createApp(). */
 export interface AppDeps extends Omit<ApiServices, 'mapContent'> {

@@ -1,5 +1,5 @@
 import type { Request as ExRequest, RequestHandler, Response as ExResponse } from 'express';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../common/metrics.js';
 import type { MapReference } from '../maps/map-access.js';
 import { matchesIfNoneMatch, type CachedRead, type MapReadCache, type MapReadVersions } from '../maps/map-read/read-cache.js';
 import { jsonChunks } from '../maps/map-read/json-chunks.js';

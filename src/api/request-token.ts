@@ -1,6 +1,6 @@
 import type { Request as ExRequest } from 'express';
-import { hashToken } from '../crypto.js';
-import type { UnauthorizedError } from '../errors.js';
+import { hashToken } from '../common/crypto.js';
+import type { UnauthorizedError } from '../common/errors.js';
 import type { Principal } from './principal.js';
 import { tokenRefused } from './token-refusal.js';
 import { TokenService, type Identity } from './token.service.js';

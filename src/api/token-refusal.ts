@@ -9,8 +9,8 @@
  * map's key read the same, and a made-up `acl_…` reads as a real ACL key does. "Revoked" is only ever
  * said to someone holding a key that once was valid (keys are 32 random bytes: none is guessed).
  */
-import { BEARER_TOKEN_CHARACTERS } from '../crypto.js';
-import { UNAUTHORIZED_MESSAGE, UnauthorizedError } from '../errors.js';
+import { BEARER_TOKEN_CHARACTERS } from '../common/crypto.js';
+import { UNAUTHORIZED_MESSAGE, UnauthorizedError } from '../common/errors.js';
 import type { Principal } from './principal.js';
 import type { Identity } from './token.service.js';
 

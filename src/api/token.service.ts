@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.js';
 import type { Counter } from 'prom-client';
-import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../crypto.js';
+import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../common/crypto.js';
 import type { KeyProfile } from './key-profile.js';
 import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from './principal.js';
 import { KeyDirectory } from './key-directory.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.js';
-import { ForbiddenError } from '../errors.js';
+import { ForbiddenError } from '../common/errors.js';
 import type { CharacterDto } from '../maps/map.dto.js';
 import type { Principal } from '../api/principal.js';
 import { CharacterRepository } from './character.repository.js';

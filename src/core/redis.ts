@@ -1,5 +1,5 @@
 import { createClient, type RedisClientType } from 'redis';
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 
 /** A node-redis client as this project uses it (any modules, scripts and functions). */
 export type Redis = RedisClientType<any, any, any, any, any>;

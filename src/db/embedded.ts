@@ -2,8 +2,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Logger } from '../log.js';
-import { withDeadline } from '../deadline.js';
+import type { Logger } from '../common/log.js';
+import { withDeadline } from '../common/deadline.js';
 
 export interface EmbeddedDatabase {
   url: string;

@@ -10,7 +10,7 @@
  *   the caller gets an error at once and the pool replaces the connection instead of reusing it.
  */
 import pg from 'pg';
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, type Config } from '../common/config.js';
 import { preparedName } from './prepared.js';
 
 export interface DatabaseTimeouts {

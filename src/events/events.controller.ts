@@ -4,7 +4,7 @@ import { principalOf } from '../api/deps.js';
 import type { EventLogService } from './events.service.js';
 import type { ErrorResponse } from '../api/error.dto.js';
 import { MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
-import { BadRequestError } from '../errors.js';
+import { BadRequestError } from '../common/errors.js';
 import { parseEventId, type EventEnvelope } from './envelope.js';
 
 export interface EventLogResponse {

@@ -4,7 +4,7 @@
  * segment of `/api/maps/{map_id}/…`) before they read or write anything.
  */
 import type { Db } from '../db/db.js';
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { BadRequestError, NotFoundError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
 import type { MapKeyPrincipal } from '../api/principal.js';
 import { MapRefRepository, type MapRef } from './map.repository.js';

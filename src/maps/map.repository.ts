@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
 
 /** A map as the map API sees it: what access checks and writes need. */

@@ -5,7 +5,7 @@
  * does not answer. Handlers run for every change, and for every object after each relist, so the
  * work queue sees the level, not only the edges.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import { isGone, METADATA_ONLY, type KubeClient, type WatchEvent } from './kube-client.js';
 
 export interface KubeObject {

@@ -5,7 +5,7 @@
  * and whether maps have their webhooks switched on.
  */
 import type { Db } from '../db/db.js';
-import { hashToken, safeEqual } from '../crypto.js';
+import { hashToken, safeEqual } from '../common/crypto.js';
 import { UUID_RE } from '../db/sql.js';
 import { MapKeyRepository } from '../admin/admin.repository.js';
 

@@ -7,8 +7,8 @@
  * The status is written only when it changed, by server-side apply of /status.
  */
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../log.js';
-import { AppError } from '../errors.js';
+import type { Logger } from '../common/log.js';
+import { AppError } from '../common/errors.js';
 import type { WebhookService } from '../webhooks/webhook.service.js';
 import { normalizeEvents } from '../webhooks/webhook.service.js';
 import { canonicalUrl, NOT_PUBLIC_MESSAGE } from '../webhooks/url-guard.js';

@@ -4,7 +4,7 @@ import type { ErrorResponse } from '../api/error.dto.js';
 import { DEPENDENCY_UNAVAILABLE_EXAMPLE } from '../api/error-examples.js';
 import type { DataResponse } from '../maps/map.dto.js';
 import type { SystemStaticInfoDto } from './static-info.dto.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../common/errors.js';
 
 /** Static solar system data (spec 4.2); no authentication. */
 @Route('api/common')

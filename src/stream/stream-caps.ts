@@ -15,8 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { REDIS_RECONNECT_MAX_MS, type Redis } from '../core/redis.js';
-import { DeadlineExceededError, withDeadline } from '../deadline.js';
-import { DependencyUnavailableError } from '../errors.js';
+import { DeadlineExceededError, withDeadline } from '../common/deadline.js';
+import { DependencyUnavailableError } from '../common/errors.js';
 import { ADMIT, RENEW } from './stream-caps.scripts.js';
 
 export type StreamLimitCode = 'map_stream_limit' | 'key_stream_limit' | 'server_stream_limit';

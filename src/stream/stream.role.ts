@@ -10,7 +10,7 @@ import { EventLogService } from '../events/events.service.js';
 import type { Redis } from '../core/redis.js';
 import { RedisEventHistory } from '../events/transport/redis.js';
 import type { EventHistory } from '../events/transport/types.js';
-import { withDeadline } from '../deadline.js';
+import { withDeadline } from '../common/deadline.js';
 import { retryFrame } from './sse-frames.js';
 import { StreamHub } from './stream-hub.js';
 import { capTiming, MemoryStreamCaps, RedisStreamCaps, type StreamCaps } from './stream-caps.js';

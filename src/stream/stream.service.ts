@@ -6,11 +6,11 @@
  * live events through the process's hub, with keepalives.
  */
 import type http from 'node:http';
-import type { Config } from '../config.js';
-import { acceptedRequestId, redactUrl, type Logger } from '../log.js';
-import type { Metrics } from '../metrics.js';
+import type { Config } from '../common/config.js';
+import { acceptedRequestId, redactUrl, type Logger } from '../common/log.js';
+import type { Metrics } from '../common/metrics.js';
 import { randomUUID } from 'node:crypto';
-import { AppError, BadRequestError, errorBody, ForbiddenError, toAppError } from '../errors.js';
+import { AppError, BadRequestError, errorBody, ForbiddenError, toAppError } from '../common/errors.js';
 import { TokenService } from '../api/token.service.js';
 import { tokenRefused } from '../api/token-refusal.js';
 import type { MapKeyPrincipal } from '../api/principal.js';

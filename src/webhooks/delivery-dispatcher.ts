@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import { Alarm } from '../events/alarm.js';
 import type { ClaimedDelivery, DeliveryRepository, PlannedDelivery } from './delivery.repository.js';
 import { PlannedQueue } from './planned-queue.js';

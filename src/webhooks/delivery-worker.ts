@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.js';
-import type { SecretBox } from '../crypto.js';
-import type { Logger } from '../log.js';
+import type { SecretBox } from '../common/crypto.js';
+import type { Logger } from '../common/log.js';
 import type { EventConsumer } from '../events/transport/types.js';
 import type { WebhookSender } from './sender.js';
 import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
 import type { Db } from '../db/db.js';
-import type { SecretBox } from '../crypto.js';
-import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import type { SecretBox } from '../common/crypto.js';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../common/errors.js';
 import type { MapKeyPrincipal } from '../api/principal.js';
 import { MapAccess, type MapRef } from '../maps/map-access.js';
 import { MapRefRepository } from '../maps/map.repository.js';

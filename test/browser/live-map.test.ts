@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeKill, makeMap } from '../support/factories.js';
 import { launchChromium } from '../support/chromium.js';
 import { openStream, type SseConnection } from '../support/sse.js';
-import { seedDemo } from '../../src/demo.js';
+import { seedDemo } from '../../src/cli/demo.js';
 import { expectPictureMatchesRest, openConsole, picture, seedLargeMap, type Picture } from './live-map-support.js';
 
 // The pictures the README shows are rewritten with UPDATE_SCREENSHOTS=1; a plain test run writes them

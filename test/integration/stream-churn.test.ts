@@ -26,7 +26,7 @@ import { freePort, OwnRedis } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { connectRedis, type Redis } from '../../src/core/redis.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 
 const CHURN_MS = Number(process.env.STREAM_CHURN_SECONDS ?? 30) * 1000;
 const PER_MAP = 50;

@@ -5,7 +5,7 @@
 import { createClient } from 'redis';
 import { EventRelay } from '../../src/events/relay.js';
 import { RedisEventPublisher } from '../../src/events/transport/redis.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 import type { Redis } from '../../src/core/redis.js';
 
 const env = process.env;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, loadConfig, loadDemoConfig, SETTINGS } from '../../src/config.js';
+import { ConfigError, loadConfig, loadDemoConfig, SETTINGS } from '../../src/common/config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOCS = path.join(ROOT, 'docs/configuration.md');
@@ -86,7 +86,7 @@ describe('SETTINGS', () => {
       for (const entry of await readdir(dir, { withFileTypes: true })) {
         const file = path.join(dir, entry.name);
         if (entry.isDirectory()) await walk(file);
-        else if (/\.ts$/.test(entry.name) && path.relative(ROOT, file) !== path.join('src', 'config.ts')) {
+        else if (/\.ts$/.test(entry.name) && path.relative(ROOT, file) !== path.join('src', 'common', 'config.ts')) {
           if (/process\.env\b/.test(await readFile(file, 'utf8'))) offenders.push(path.relative(ROOT, file));
         }
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeVersionProblem } from '../../src/node-version.js';
+import { nodeVersionProblem } from '../../src/cli/node-version.js';
 
 describe('nodeVersionProblem', () => {
   it('accepts Node.js 22.17 and newer', () => {

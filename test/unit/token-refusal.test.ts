@@ -12,7 +12,7 @@ import {
   ANY_KEY_UNAUTHORIZED_EXAMPLE,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
 } from '../../src/api/error-examples.js';
-import { errorBody } from '../../src/errors.js';
+import { errorBody } from '../../src/common/errors.js';
 
 const MAP_KEY = `mik_${'M'.repeat(43)}`;
 const ACL_KEY = `acl_${'A'.repeat(43)}`;

@@ -1,7 +1,7 @@
 import { decodeTime } from 'ulid';
 import type { EventEnvelope } from '../envelope.js';
 import type { Redis } from '../../core/redis.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../common/log.js';
 import type { EventHistory, EventPublisher, EventTail, TailListener } from './types.js';
 
 /** A stream entry as node-redis returns it with the default (RESP2-style) type mapping. */

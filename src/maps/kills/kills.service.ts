@@ -7,7 +7,7 @@ import { mapKillEvent } from '../event-payloads.js';
 import { solarSystemsNotFound } from '../edit-support.js';
 import type { KillImportResultDto, KillInput } from './kills.dto.js';
 import { killsOfBody, killTimeProblem, toNewKill, uniqueKills } from './kills.rules.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../common/errors.js';
 import { KillRepository, type NewKill } from './kill.repository.js';
 
 /** Solar system ids a KillsService remembers at most (the static data has about 8,500). */

@@ -1,7 +1,7 @@
-import { ConfigError } from './config.js';
-import { EmbeddedPostgresError } from './db/embedded.js';
-import { PendingMigrationsError } from './core/core.js';
-import { RoleSelectionError } from './roles/registry.js';
+import { ConfigError } from '../common/config.js';
+import { EmbeddedPostgresError } from '../db/embedded.js';
+import { PendingMigrationsError } from '../core/core.js';
+import { RoleSelectionError } from '../roles/registry.js';
 
 /** How a failed command ends: one line with the cause, maybe a hint, and an exit code. */
 export interface Failure {
