@@ -3,7 +3,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../common/errors.
 import type { Db } from '../db/db.js';
 import type { Outbox } from '../events/outbox.js';
 import type { AclMemberAddedEvent, AclMemberPayload, AclMemberRemovedEvent, AclMemberUpdatedEvent, OutboxEvent } from '../events/catalog.js';
-import type { AclKeyPrincipal, MapKeyPrincipal } from '../api/principal.js';
+import type { AclKeyPrincipal, MapKeyPrincipal } from '../http/principal.js';
 import { MapAccess, type MapSelector } from '../maps/map-access.js';
 import { CharacterRepository } from '../characters/character.repository.js';
 import type { AclDto, AclMemberDto, CreateAclFields, CreateAclMemberFields, UpdateAclFields, UpdateAclMemberFields } from './acl.dto.js';

@@ -3,7 +3,7 @@ import type { Request as ExRequest } from 'express';
 import { principalOf } from '../api/deps.js';
 import type { AclService } from './acl.service.js';
 import type { MapReadService } from '../maps/map-read/map-read.service.js';
-import type { ErrorResponse } from '../api/error.dto.js';
+import type { ErrorResponse } from '../http/error.dto.js';
 import {
   ACL_KEY_UNAUTHORIZED_DESCRIPTION,
   ACL_KEY_UNAUTHORIZED_EXAMPLE,
@@ -13,7 +13,7 @@ import {
   RATE_LIMITED_EXAMPLE,
   MAP_KEY_UNAUTHORIZED_DESCRIPTION,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
-} from '../api/error-examples.js';
+} from '../http/error-examples.js';
 import type { DataResponse } from '../maps/map.dto.js';
 import { NotFoundError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';

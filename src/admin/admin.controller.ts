@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Path, Post, Put, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AdminService } from './admin.service.js';
-import type { ErrorResponse } from '../api/error.dto.js';
-import { ADMIN_UNAUTHORIZED_DESCRIPTION, ADMIN_UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
+import type { ErrorResponse } from '../http/error.dto.js';
+import { ADMIN_UNAUTHORIZED_DESCRIPTION, ADMIN_UNAUTHORIZED_EXAMPLE } from '../http/error-examples.js';
 import type { DataResponse, TrackedCharacterDto } from '../maps/map.dto.js';
 import type {
   AdminCharacterDto,

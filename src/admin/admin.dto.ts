@@ -1,6 +1,6 @@
 /** Admin API models (decisions §2): bootstrap users, characters, maps, map keys and tracking. */
 import type { CharacterDto } from '../maps/map.dto.js';
-import type { KeyProfile } from '../api/key-profile.js';
+import type { KeyProfile } from '../http/key-profile.js';
 
 export interface CreateUserRequest {
   /** @minLength 1 @maxLength 255 */

@@ -1,7 +1,7 @@
 import type { Db } from '../db/db.js';
 import { tsMicro } from '../db/sql.js';
 import type { AdminMapDto, MapKeyDto } from './admin.dto.js';
-import type { KeyProfile } from '../api/key-profile.js';
+import type { KeyProfile } from '../http/key-profile.js';
 
 const MAP_COLUMNS = `m.id, m.slug, m.name, m.description, o.eve_id as owner_eve_id, m.webhooks_enabled,
   ${tsMicro('m.inserted_at')} as inserted_at, ${tsMicro('m.updated_at')} as updated_at`;

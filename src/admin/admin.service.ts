@@ -17,7 +17,7 @@ import type {
   UserDto,
 } from './admin.dto.js';
 import { MapKeyRepository, MapRepository, UserRepository } from './admin.repository.js';
-import type { KeyProfile } from '../api/key-profile.js';
+import type { KeyProfile } from '../http/key-profile.js';
 
 /** Trimmed text that must not be blank (the schema's minLength counts spaces). */
 function nonBlank(value: string, field: string): string {

@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import type { AppDeps } from './deps.js';
 import type { RouteTable } from './app-routes.js';
 import { AppError, BadRequestError, ValidationError, type ErrorDetail } from '../common/errors.js';
-import { bodyLimitFor, bracketQueryName, invisibleInName, MAX_NESTING, nestedTooDeeply } from './request-shape.js';
+import { bodyLimitFor, bracketQueryName, invisibleInName, MAX_NESTING, nestedTooDeeply } from '../http/request-shape.js';
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];

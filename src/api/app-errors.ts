@@ -3,7 +3,7 @@ import { ValidateError } from '@tsoa/runtime';
 import type { AppDeps } from './deps.js';
 import { AppError, errorBody, toAppError, ValidationError } from '../common/errors.js';
 import { redactUrl } from '../common/log.js';
-import { validationDetails } from './validation-details.js';
+import { validationDetails } from '../http/validation-details.js';
 
 /** The one error stage: AppError → its JSON; tsoa validation → 400; infrastructure → 4xx/503; else 500. */
 export function errorHandler(deps: AppDeps): ErrorRequestHandler {

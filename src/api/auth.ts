@@ -1,7 +1,7 @@
 import type { Request as ExRequest } from 'express';
 import { depsOf } from './deps.js';
-import { presentedToken, requestIdentity, requestRefused } from './request-token.js';
-import type { Principal } from './principal.js';
+import { presentedToken, requestIdentity, requestRefused } from '../auth/request-token.js';
+import type { Principal } from '../http/principal.js';
 
 /** Security scheme names used in @Security(); each is an HTTP bearer scheme in the OpenAPI spec. */
 export type SecurityName = 'map_key' | 'acl_key' | 'any_key' | 'admin_token';

@@ -4,7 +4,7 @@ import type { Logger } from '../common/log.js';
 import type { Metrics } from '../common/metrics.js';
 import type { ApiServices } from './services.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../http/principal.js';
 import { UnauthorizedError } from '../common/errors.js';
 
 /** Everything the HTTP layer needs, built once by the api role (src/api/api.role.ts) and handed to createApp(). */

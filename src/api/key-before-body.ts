@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import { openapiSpec } from './openapi.js';
-import type { Principal } from './principal.js';
-import type { TokenService } from './token.service.js';
+import type { Principal } from '../http/principal.js';
+import type { TokenService } from '../auth/token.service.js';
 import { KINDS, type SecurityName } from './auth.js';
-import { presentedToken, requestIdentity, requestRefused } from './request-token.js';
-import type { Identity } from './token.service.js';
+import { presentedToken, requestIdentity, requestRefused } from '../auth/request-token.js';
+import type { Identity } from '../auth/token.service.js';
 
 interface SecuredOperation {
   method: string;

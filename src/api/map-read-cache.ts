@@ -4,9 +4,9 @@ import type { MapReference } from '../maps/map-access.js';
 import { matchesIfNoneMatch, type CachedRead, type MapReadCache, type MapReadVersions } from '../maps/map-read/read-cache.js';
 import { jsonChunks } from '../maps/map-read/json-chunks.js';
 import { openapiSpec } from './openapi.js';
-import { profileOf } from './key-profile.js';
-import { requestPrincipal } from './request-token.js';
-import type { TokenService } from './token.service.js';
+import { profileOf } from '../http/key-profile.js';
+import { requestPrincipal } from '../auth/request-token.js';
+import type { TokenService } from '../auth/token.service.js';
 
 /** What a map read's answer carries: clients and proxies keep it, but ask (If-None-Match) before each use. */
 export const MAP_READ_CACHE_CONTROL = 'private, no-cache';

@@ -1,5 +1,5 @@
 import type { Core } from '../core/core.js';
-import { TokenService } from './token.service.js';
+import { TokenService } from '../auth/token.service.js';
 import { createMapServices, type MapServices } from '../maps/map-services.js';
 import { AclService } from '../acls/acl.service.js';
 import { AdminService } from '../admin/admin.service.js';

@@ -10,7 +10,7 @@ import { defaultSdeSource, SAMPLE_SDE_DIR } from '../static-data/default-source.
 import { createLogger } from '../common/log.js';
 import { createMetrics } from '../common/metrics.js';
 import { ROLES, selectRoles } from '../roles/registry.js';
-import { ROLE_INFO } from '../roles/catalog.js';
+import { ROLE_INFO } from '../core/role-catalog.js';
 import { dbOf } from '../db/db.js';
 import { addAdminCommands } from './admin.js';
 import { commandLogger, config, FIRST_SETTINGS, print, withDatabase } from './support.js';

@@ -1,11 +1,11 @@
 import type { Config } from '../common/config.js';
 import type { Logger } from '../common/log.js';
 import { buildCore, type Core } from '../core/core.js';
-import type { Role, RoleHandle } from '../roles/role.js';
+import type { Role, RoleHandle } from '../core/role.js';
 import { DEFAULT_ROLES } from '../roles/registry.js';
 import { startOpsServer, type OpsServer } from '../ops/ops.server.js';
 import type { ApiHandle } from '../api/api.role.js';
-import { ROLE_INFO } from '../roles/catalog.js';
+import { ROLE_INFO } from '../core/role-catalog.js';
 import { closeWithin } from '../core/shutdown.js';
 
 /** A running `mapintel serve`: the core, its roles and the ops port. */

@@ -2,8 +2,8 @@ import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags 
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../api/deps.js';
 import type { EventLogService } from './events.service.js';
-import type { ErrorResponse } from '../api/error.dto.js';
-import { MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
+import type { ErrorResponse } from '../http/error.dto.js';
+import { MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE } from '../http/error-examples.js';
 import { BadRequestError } from '../common/errors.js';
 import { parseEventId, type EventEnvelope } from './envelope.js';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.js';
-import type { MapKeyPrincipal } from '../api/principal.js';
+import type { MapKeyPrincipal } from '../http/principal.js';
 import { MapAccess } from '../maps/map-access.js';
 import type { EventEnvelope } from './envelope.js';
 import type { EventType } from './outbox.js';

@@ -6,7 +6,7 @@
 import type { Db } from '../db/db.js';
 import { BadRequestError, NotFoundError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
-import type { MapKeyPrincipal } from '../api/principal.js';
+import type { MapKeyPrincipal } from '../http/principal.js';
 import { MapRefRepository, type MapRef } from './map.repository.js';
 
 export type { MapRef } from './map.repository.js';

@@ -5,8 +5,8 @@ import type { RedisClientType } from 'redis';
 import { hashToken } from '../common/crypto.js';
 import { AppError, errorBody } from '../common/errors.js';
 import type { Logger } from '../common/log.js';
-import { TokenService } from '../api/token.service.js';
-import { presentedToken, requestPrincipal, type PresentedToken } from '../api/request-token.js';
+import { TokenService } from '../auth/token.service.js';
+import { presentedToken, requestPrincipal, type PresentedToken } from '../auth/request-token.js';
 import { FallbackStore } from './fallback-store.js';
 
 export interface RateLimiter {

@@ -3,7 +3,7 @@
  * line ends, a blank line after each frame; every frame goes out in one write.
  */
 import type { EventEnvelope } from '../events/envelope.js';
-import { referenceShape } from '../api/key-profile.js';
+import { referenceShape } from '../http/key-profile.js';
 
 /** How long EventSource waits before reconnecting (ms). */
 export function retryFrame(ms: number): string {

@@ -1,9 +1,9 @@
 import type { Core } from '../core/core.js';
-import type { Role, RoleHandle } from '../roles/role.js';
-import { ROLE_INFO } from '../roles/catalog.js';
+import type { Role, RoleHandle } from '../core/role.js';
+import { ROLE_INFO } from '../core/role-catalog.js';
 import { dbOf } from '../db/db.js';
 import express from 'express';
-import { TokenService } from '../api/token.service.js';
+import { TokenService } from '../auth/token.service.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';
 import { MapAccess } from '../maps/map-access.js';
 import { EventLogService } from '../events/events.service.js';

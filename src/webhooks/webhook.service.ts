@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import type { Db } from '../db/db.js';
 import type { SecretBox } from '../common/crypto.js';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../common/errors.js';
-import type { MapKeyPrincipal } from '../api/principal.js';
+import type { MapKeyPrincipal } from '../http/principal.js';
 import { MapAccess, type MapRef } from '../maps/map-access.js';
 import { MapRefRepository } from '../maps/map.repository.js';
 import { UUID_RE } from '../db/sql.js';

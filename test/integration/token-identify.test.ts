@@ -8,7 +8,7 @@ import { startTestServer, ADMIN_TOKEN, type TestServer } from '../support/app.js
 import { makeMap } from '../support/factories.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { dbOf, type Db } from '../../src/db/db.js';
-import { TokenService } from '../../src/api/token.service.js';
+import { TokenService } from '../../src/auth/token.service.js';
 
 let t: TestServer;
 let mapId: string;

@@ -13,7 +13,7 @@ import type { Redis } from '../../src/core/redis.js';
 import type { SecretBox } from '../../src/common/crypto.js';
 import type { Metrics } from '../../src/common/metrics.js';
 import { createLogger } from '../../src/common/log.js';
-import type { Role } from '../../src/roles/role.js';
+import type { Role } from '../../src/core/role.js';
 
 import { deleteRedisPrefix, dropSchema, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './db.js';
 

@@ -4,14 +4,14 @@
  * messages the service really sends.
  */
 import { describe, expect, it } from 'vitest';
-import { tokenRefused, type Presented } from '../../src/api/token-refusal.js';
-import type { Principal } from '../../src/api/principal.js';
+import { tokenRefused, type Presented } from '../../src/auth/token-refusal.js';
+import type { Principal } from '../../src/http/principal.js';
 import {
   ACL_KEY_UNAUTHORIZED_EXAMPLE,
   ADMIN_UNAUTHORIZED_EXAMPLE,
   ANY_KEY_UNAUTHORIZED_EXAMPLE,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
-} from '../../src/api/error-examples.js';
+} from '../../src/http/error-examples.js';
 import { errorBody } from '../../src/common/errors.js';
 
 const MAP_KEY = `mik_${'M'.repeat(43)}`;

@@ -2,7 +2,7 @@ import type { DataResponse, TrackedCharacterDto } from '../map.dto.js';
 import { Controller, Get, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../api/deps.js';
-import type { ErrorResponse } from '../../api/error.dto.js';
+import type { ErrorResponse } from '../../http/error.dto.js';
 import {
   DEPENDENCY_UNAVAILABLE_EXAMPLE,
   MAP_IDENTIFIER_REQUIRED_EXAMPLE,
@@ -10,7 +10,7 @@ import {
   RATE_LIMITED_EXAMPLE,
   MAP_KEY_UNAUTHORIZED_DESCRIPTION,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
-} from '../../api/error-examples.js';
+} from '../../http/error-examples.js';
 import type { SystemsService } from '../systems/systems.service.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
 import type { TrackingService } from '../tracking/tracking.service.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/db.js';
 import type { Outbox, OutboxEvent } from '../../events/outbox.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
 import { ConflictError, NotFoundError } from '../../common/errors.js';
 import { SolarSystemRepository } from '../../static-data/solar-system.repository.js';
 import { MapAccess, type MapReference } from '../map-access.js';

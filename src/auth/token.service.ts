@@ -1,8 +1,8 @@
 import type { Db } from '../db/db.js';
 import type { Counter } from 'prom-client';
 import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../common/crypto.js';
-import type { KeyProfile } from './key-profile.js';
-import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from './principal.js';
+import type { KeyProfile } from '../http/key-profile.js';
+import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from '../http/principal.js';
 import { KeyDirectory } from './key-directory.js';
 import { MapKeyRepository } from '../admin/admin.repository.js';
 

@@ -1,7 +1,7 @@
 import type { Request as ExRequest } from 'express';
 import { hashToken } from '../common/crypto.js';
 import type { UnauthorizedError } from '../common/errors.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../http/principal.js';
 import { tokenRefused } from './token-refusal.js';
 import { TokenService, type Identity } from './token.service.js';
 

@@ -11,7 +11,7 @@
  */
 import { BEARER_TOKEN_CHARACTERS } from '../common/crypto.js';
 import { UNAUTHORIZED_MESSAGE, UnauthorizedError } from '../common/errors.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../http/principal.js';
 import type { Identity } from './token.service.js';
 
 type Kind = Principal['kind'];
