@@ -9,7 +9,7 @@ import { MapRefRepository } from '../maps/map.repository.js';
 import { UUID_RE } from '../db/sql.js';
 import { matchesFilter, parseEventFilter } from '../events/event-filter.js';
 import { parseEventId } from '../events/envelope.js';
-import { EventLogService } from '../events/events.service.js';
+import { EventLogService } from '../maps/event-log/event-log.service.js';
 import { checkUrl, givenUrl, INSECURE_URLS_HINT, UnsafeUrlError, type Resolve } from './url-guard.js';
 import { SubscriptionRepository, type SubscriptionRow } from './subscription.repository.js';
 import { DeliveryRepository, serializeEnvelope } from './delivery.repository.js';

@@ -8,7 +8,7 @@ import { createTestDb, deleteRedisPrefix, TEST_REDIS_URL, uniqueName, type TestD
 import { EventLayer } from '../../src/events/event-layer.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
-import { EventLogService } from '../../src/events/events.service.js';
+import { EventLogService } from '../../src/maps/event-log/event-log.service.js';
 import { RedisConnections } from '../../src/core/redis.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
