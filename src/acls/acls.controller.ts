@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Path, Post, Put, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf } from '../api/deps.js';
+import { principalOf } from '../http/principal.js';
 import type { AclService } from './acl.service.js';
 import type { MapReadService } from '../maps/map-read/map-read.service.js';
 import type { ErrorResponse } from '../http/error.dto.js';

@@ -1,3 +1,5 @@
+import type { Request as ExRequest } from 'express';
+import { UnauthorizedError } from '../common/errors.js';
 import type { KeyProfile } from './key-profile.js';
 
 /** Who is calling, as established by the bearer token. */
@@ -15,3 +17,16 @@ export type Principal =
 
 export type MapKeyPrincipal = Extract<Principal, { kind: 'map_key' }>;
 export type AclKeyPrincipal = Extract<Principal, { kind: 'acl_key' }>;
+
+/** The caller as authentication established it (401 when none). */
+export function principalIn(req: ExRequest): Principal {
+  const p = (req as ExRequest & { user?: Principal }).user;
+  if (!p) throw new UnauthorizedError();
+  return p;
+}
+
+export function principalOf<K extends Principal['kind']>(req: ExRequest, kind: K): Extract<Principal, { kind: K }> {
+  const p = (req as ExRequest & { user?: Principal }).user;
+  if (!p || p.kind !== kind) throw new UnauthorizedError();
+  return p as Extract<Principal, { kind: K }>;
+}

@@ -1,6 +1,6 @@
 import { Body, Controller, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf } from '../../api/deps.js';
+import { principalOf } from '../../http/principal.js';
 import type { ErrorResponse } from '../../http/error.dto.js';
 import {
   DEPENDENCY_UNAVAILABLE_EXAMPLE,

@@ -1,6 +1,6 @@
 import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf } from '../../api/deps.js';
+import { principalOf } from '../../http/principal.js';
 import type { EventLogService } from './event-log.service.js';
 import type { ErrorResponse } from '../../http/error.dto.js';
 import { MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE } from '../../http/error-examples.js';

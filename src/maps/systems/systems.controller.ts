@@ -1,7 +1,7 @@
 import type { DataResponse } from '../map.dto.js';
 import { Controller, Get, OperationId, Path, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf } from '../../api/deps.js';
+import { principalOf } from '../../http/principal.js';
 import type { ErrorResponse } from '../../http/error.dto.js';
 import {
   DEPENDENCY_UNAVAILABLE_EXAMPLE,
