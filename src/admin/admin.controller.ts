@@ -11,12 +11,12 @@ import type {
   CreateUserRequest,
   IssuedMapKeyDto,
   IssueMapKeyRequest,
-  MapKeyDto,
   SetMainCharacterRequest,
   TrackCharacterRequest,
   UpsertCharacterRequest,
   UserDto,
 } from './admin.dto.js';
+import type { MapKeyDto } from '../auth/map-key.dto.js';
 
 /**
  * Operator bootstrap with `SERVICE_ADMIN_TOKEN` (decisions §2). `{map}` is a map UUID or slug;

@@ -12,11 +12,12 @@ import type {
   CreateMapRequest,
   IssuedMapKeyDto,
   IssueMapKeyRequest,
-  MapKeyDto,
   UpsertCharacterRequest,
   UserDto,
 } from './admin.dto.js';
-import { MapKeyRepository, MapRepository, UserRepository } from './admin.repository.js';
+import type { MapKeyDto } from '../auth/map-key.dto.js';
+import { MapRepository, UserRepository } from './admin.repository.js';
+import { MapKeyRepository } from '../auth/map-key.repository.js';
 import type { KeyProfile } from '../http/key-profile.js';
 
 /** Trimmed text that must not be blank (the schema's minLength counts spaces). */

@@ -4,7 +4,7 @@ import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../common/crypto.js';
 import type { KeyProfile } from '../http/key-profile.js';
 import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from '../http/principal.js';
 import { KeyDirectory } from './key-directory.js';
-import { MapKeyRepository } from '../admin/admin.repository.js';
+import { MapKeyRepository } from './map-key.repository.js';
 
 const MAP_KEYS = new MapKeyRepository();
 

@@ -7,7 +7,7 @@
 import type { Db } from '../db/db.js';
 import { hashToken, safeEqual } from '../common/crypto.js';
 import { UUID_RE } from '../db/sql.js';
-import { MapKeyRepository } from '../admin/admin.repository.js';
+import { MapKeyRepository } from '../auth/map-key.repository.js';
 
 export type MapKeyCheck =
   { ok: true; keyId: string; mapId: string } | { ok: false; reason: 'MapNotFound' | 'MapKeyInvalid' | 'MapKeyRevoked' | 'MapKeyOtherMap'; message: string };
