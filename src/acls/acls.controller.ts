@@ -14,19 +14,11 @@ import {
   MAP_KEY_UNAUTHORIZED_DESCRIPTION,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
 } from '../http/error-examples.js';
-import type { DataResponse } from '../maps/map.dto.js';
+import type { DataResponse } from '../http/data-response.js';
 import { NotFoundError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
-import type {
-  AclDto,
-  AclListItemDto,
-  AclMemberDto,
-  CreateAclMemberRequest,
-  CreateAclRequest,
-  OkResponse,
-  UpdateAclMemberRequest,
-  UpdateAclRequest,
-} from './acl.dto.js';
+import type { AclDto, AclMemberDto, CreateAclMemberRequest, CreateAclRequest, OkResponse, UpdateAclMemberRequest, UpdateAclRequest } from './acl.dto.js';
+import type { AclListItemDto } from '../maps/map-read/map-read.dto.js';
 
 /** ACLs of a map (spec 4.1, 4.4), with a map key and the map selector. */
 @Route('api/map/acls')

@@ -2,7 +2,8 @@ import { Body, Controller, Delete, Get, Path, Post, Put, Response, Route, Securi
 import type { AdminService } from './admin.service.js';
 import type { ErrorResponse } from '../http/error.dto.js';
 import { ADMIN_UNAUTHORIZED_DESCRIPTION, ADMIN_UNAUTHORIZED_EXAMPLE } from '../http/error-examples.js';
-import type { DataResponse, TrackedCharacterDto } from '../maps/map.dto.js';
+import type { TrackedCharacterDto } from '../maps/map.dto.js';
+import type { DataResponse } from '../http/data-response.js';
 import type {
   AdminCharacterDto,
   AdminMapDto,

@@ -1,5 +1,5 @@
 /** Admin API models (decisions §2): bootstrap users, characters, maps, map keys and tracking. */
-import type { CharacterDto } from '../maps/map.dto.js';
+import type { CharacterDto } from '../characters/character.dto.js';
 import type { KeyProfile } from '../http/key-profile.js';
 import type { MapKeyDto } from '../auth/map-key.dto.js';
 

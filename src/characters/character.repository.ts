@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.js';
-import type { CharacterDto } from '../maps/map.dto.js';
+import type { CharacterDto } from './character.dto.js';
 import { NotFoundError } from '../common/errors.js';
 
 /** The columns of a character as its DTO carries them (`ch` is the characters alias). */

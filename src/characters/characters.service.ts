@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.js';
 import { ForbiddenError } from '../common/errors.js';
-import type { CharacterDto } from '../maps/map.dto.js';
+import type { CharacterDto } from './character.dto.js';
 import type { Principal } from '../http/principal.js';
 import { CharacterRepository } from './character.repository.js';
 

@@ -9,7 +9,7 @@ import {
   MAP_KEY_UNAUTHORIZED_DESCRIPTION,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
 } from '../http/error-examples.js';
-import type { DataResponse } from '../maps/map.dto.js';
+import type { DataResponse } from '../http/data-response.js';
 import type { WebhookService } from './webhook.service.js';
 import type {
   CreatedWebhookSubscriptionDto,

@@ -11,7 +11,7 @@ import {
 } from '../../http/error-examples.js';
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
 import type { StructuresService } from './structures.service.js';
-import type { DataResponse } from '../map.dto.js';
+import type { DataResponse } from '../../http/data-response.js';
 import type { CreateStructureRequest, StructureTimerDto, UpdateStructureRequest } from './structures.dto.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { DataResponse } from '../map.dto.js';
+import type { DataResponse } from '../../http/data-response.js';
 import { Controller, Get, OperationId, Path, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../http/principal.js';

@@ -11,7 +11,8 @@ import {
 } from '../../http/error-examples.js';
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
 import type { TrackingService } from './tracking.service.js';
-import type { DataResponse, TrackedCharacterDto } from '../map.dto.js';
+import type { TrackedCharacterDto } from '../map.dto.js';
+import type { DataResponse } from '../../http/data-response.js';
 import type { SetTrackedRequest } from './tracking.dto.js';
 
 /**

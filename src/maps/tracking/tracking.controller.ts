@@ -1,4 +1,5 @@
-import type { DataResponse, TrackedCharacterDto } from '../map.dto.js';
+import type { TrackedCharacterDto } from '../map.dto.js';
+import type { DataResponse } from '../../http/data-response.js';
 import { Controller, Get, Path, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import { principalOf } from '../../http/principal.js';
