@@ -39,7 +39,7 @@ function securedOperations(): SecuredOperation[] {
 /**
  * Requests to an endpoint that needs a token are answered 401 before their body is read: without it
  * a stranger's 415 or broken JSON would be answered first, and a large nested body parsed at the
- * stranger's leisure. The token is resolved once per request (src/api/request-token.ts): the rate
+ * stranger's leisure. The token is resolved once per request (src/auth/request-token.ts): the rate
  * limiter has usually resolved it already, and the route's authentication reuses the result.
  * Paths and methods the API does not serve fall through to the usual 404/405.
  */

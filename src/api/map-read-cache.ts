@@ -137,7 +137,7 @@ export function mapReadCache(deps: { tokens: TokenService; versions: MapReadVers
       const current = await deps.versions.current(principal, ref);
       if (!current) return next();
       const { map, version } = current;
-      // Each key profile reads its own shapes (src/api/key-profile.ts): an answer is kept for its profile only.
+      // Each key profile reads its own shapes (src/http/key-profile.ts): an answer is kept for its profile only.
       const key = `${map.id} ${profileOf(principal)} ${req.path} ${canonicalQuery(req.originalUrl)}`;
       const now = Date.now();
       const hit = version === undefined ? undefined : deps.cache.get(key, version, now);

@@ -59,7 +59,7 @@ export function requestIdentity(req: ExRequest, tokens: TokenService): Promise<I
 
 /**
  * The 401 for a request an endpoint that takes `accepts` refuses: says which token the endpoint
- * takes, and what the request gave instead as far as that may be told (src/api/token-refusal.ts).
+ * takes, and what the request gave instead as far as that may be told (src/auth/token-refusal.ts).
  * `identity` is the request's, when its token was resolved.
  */
 export function requestRefused(req: ExRequest, accepts: readonly Principal['kind'][], identity?: Identity): UnauthorizedError {

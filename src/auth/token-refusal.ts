@@ -25,7 +25,7 @@ export type Presented =
 
 const NAMES: Record<Kind, string> = { map_key: 'a map API key', acl_key: 'an ACL API key', admin: 'the admin token' };
 
-/** The prefix of each kind's generated tokens (src/crypto.ts generateToken). */
+/** The prefix of each kind's generated tokens (src/common/crypto.ts generateToken). */
 const PREFIXES: [string, Kind][] = [
   ['mik_', 'map_key'],
   ['acl_', 'acl_key'],

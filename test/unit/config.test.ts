@@ -1,5 +1,5 @@
 /**
- * The typed configuration: docs/configuration.md documents exactly the settings of src/config.ts, and
+ * The typed configuration: docs/configuration.md documents exactly the settings of src/common/config.ts, and
  * loadConfig parses, bounds and validates them, reporting every problem at once.
  */
 import { describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ function problemsOf(env: Record<string, string>): string[] {
 const KEY_32 = Buffer.alloc(32, 9).toString('base64');
 
 describe('docs/configuration.md', () => {
-  it('lists exactly the settings of src/config.ts, with the same defaults and units', async () => {
+  it('lists exactly the settings of src/common/config.ts, with the same defaults and units', async () => {
     const rows = parseSettingsTable(await readFile(DOCS, 'utf8'));
     const documented = rows.map((r) => r.name);
     expect(new Set(documented).size, 'a setting is listed twice').toBe(documented.length);

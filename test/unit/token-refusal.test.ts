@@ -1,5 +1,5 @@
 /**
- * The message of a 401 (src/api/token-refusal.ts): the reference server's words first, then the token
+ * The message of a 401 (src/auth/token-refusal.ts): the reference server's words first, then the token
  * the endpoint takes and what was given instead, never the token itself; and the OpenAPI examples are
  * messages the service really sends.
  */
