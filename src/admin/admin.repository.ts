@@ -1,6 +1,7 @@
 import type { Db } from '../db/db.js';
 import { tsMicro } from '../db/sql.js';
 import type { AdminMapDto } from './admin.dto.js';
+import { mapReference } from '../maps/map.repository.js';
 
 const MAP_COLUMNS = `m.id, m.slug, m.name, m.description, o.eve_id as owner_eve_id, m.webhooks_enabled,
   ${tsMicro('m.inserted_at')} as inserted_at, ${tsMicro('m.updated_at')} as updated_at`;
@@ -56,7 +57,9 @@ export class MapRepository {
     return db.all<AdminMapDto>(`select ${MAP_COLUMNS} from maps m join characters o on o.id = m.owner_character_id order by m.slug`);
   }
 
-  async byIdOrSlug(db: Db, by: 'id' | 'slug', value: string): Promise<AdminMapDto | undefined> {
-    return db.one<AdminMapDto>(`select ${MAP_COLUMNS} from maps m join characters o on o.id = m.owner_character_id where m.${by} = ?`, [value]);
+  /** A map by UUID or slug (mapReference decides which). */
+  async byReference(db: Db, ref: string): Promise<AdminMapDto | undefined> {
+    const { column, value } = mapReference(ref);
+    return db.one<AdminMapDto>(`select ${MAP_COLUMNS} from maps m join characters o on o.id = m.owner_character_id where m.${column} = ?`, [value]);
   }
 }

@@ -146,7 +146,7 @@ export class AdminService {
   }
 
   async getMap(idOrSlug: string, db: Db = this.db): Promise<AdminMapDto> {
-    const map = await this.repos.maps.byIdOrSlug(db, UUID_RE.test(idOrSlug) ? 'id' : 'slug', idOrSlug);
+    const map = await this.repos.maps.byReference(db, idOrSlug);
     if (!map) throw new NotFoundError('Map not found', 'map_not_found');
     return map;
   }

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/db.js';
+import type { Tables } from '../db/tables.js';
 import { tsMicro } from '../db/sql.js';
 import type { MapKeyDto } from './map-key.dto.js';
 import type { KeyProfile } from '../http/key-profile.js';
@@ -6,7 +8,20 @@ import type { KeyProfile } from '../http/key-profile.js';
 const KEY_COLUMNS = `k.id, k.map_id, ch.eve_id as character_eve_id, k.name, k.prefix,
   ${tsMicro('k.revoked_at')} as revoked_at, ${tsMicro('k.inserted_at')} as inserted_at, k.stream_profile as profile, k.stream_profile`;
 
-/** The map_api_keys table (keys are stored as hashes; the key itself is shown once). */
+/** A map key as a bearer token resolves to it: found by the sha256 of the token, revoked or not. */
+export interface MapKeyByHash {
+  id: string;
+  map_id: string;
+  character_id: string;
+  key_hash: string;
+  stream_profile: KeyProfile;
+  revoked: boolean;
+}
+
+/**
+ * The map_api_keys table (keys are stored as hashes; the key itself is shown once): its one reader and
+ * writer, for the admin API, the token service, the key directory and the operator's map facts.
+ */
 export class MapKeyRepository {
   async insert(db: Db, k: { mapId: string; characterId: string; hash: string; prefix: string; name: string | null; profile: KeyProfile }): Promise<string> {
     return (await db.one<{ id: string }>(
@@ -45,5 +60,34 @@ export class MapKeyRepository {
       [JSON.stringify(keyIds)],
     );
     return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * The key whose sha256 is `hash`, revoked ones too (key_hash is unique), in one indexed query: what the
+   * token service resolves bearer tokens with and the operator checks a Secret's key with.
+   */
+  async byHash(db: Db, hash: string): Promise<MapKeyByHash | undefined> {
+    return db
+      .kysely<Tables>()
+      .selectFrom('map_api_keys')
+      .select(['id', 'map_id', 'character_id', 'key_hash', 'stream_profile'])
+      .select(sql<boolean>`revoked_at is not null`.as('revoked'))
+      .where('key_hash', '=', hash)
+      .executeTakeFirst();
+  }
+
+  /**
+   * The first `length` hex characters of the hashes of live keys, of those created at or after `since`
+   * when given (the key directory's incremental read) or of all.
+   */
+  async livePrefixes(db: Db, length: number, since: Date | null): Promise<string[]> {
+    const rows = await db
+      .kysely<Tables>()
+      .selectFrom('map_api_keys')
+      .select(sql<string>`left(key_hash, ${sql.lit(length)})`.as('prefix'))
+      .where('revoked_at', 'is', null)
+      .$if(since !== null, (q) => q.where('inserted_at', '>=', since!))
+      .execute();
+    return rows.map((r) => r.prefix);
   }
 }

@@ -1,7 +1,6 @@
 import type { Db } from '../db/db.js';
 import type { Counter } from 'prom-client';
 import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../common/crypto.js';
-import type { KeyProfile } from '../http/key-profile.js';
 import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from '../http/principal.js';
 import { KeyDirectory } from './key-directory.js';
 import { MapKeyRepository } from './map-key.repository.js';
@@ -166,14 +165,7 @@ export class TokenService {
     this.lookups?.inc();
     let found: KeyPrincipal | 'unknown' | 'revoked' = 'unknown';
     // Revoked keys too (key_hash is unique): a valid key still costs this one query, a revoked one no more.
-    const mk = await this.db.one<{
-      id: string;
-      map_id: string;
-      character_id: string;
-      key_hash: string;
-      stream_profile: KeyProfile;
-      revoked: boolean;
-    }>('select id, map_id, character_id, key_hash, stream_profile, revoked_at is not null as revoked from map_api_keys where key_hash = ?', [hash]);
+    const mk = await MAP_KEYS.byHash(this.db, hash);
     if (mk && safeEqual(mk.key_hash, hash)) {
       found = mk.revoked ? 'revoked' : { kind: 'map_key', keyId: mk.id, mapId: mk.map_id, characterId: mk.character_id, profile: mk.stream_profile };
     } else {

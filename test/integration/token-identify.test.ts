@@ -17,14 +17,14 @@ let aclKey: string;
 let queries: number;
 let tokens: TokenService;
 
-/** The database handle, counting the statements the token service sends. */
+/** The database handle, counting the statements the token service sends (each `kysely()` builds one). */
 function counting(db: Db): Db {
   return new Proxy(db, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        if (prop === 'one' || prop === 'all') queries++;
+        if (prop === 'one' || prop === 'all' || prop === 'kysely') queries++;
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
