@@ -19,6 +19,7 @@ import { NotFoundError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
 import type { AclDto, AclMemberDto, CreateAclMemberRequest, CreateAclRequest, OkResponse, UpdateAclMemberRequest, UpdateAclRequest } from './acl.dto.js';
 import type { AclListItemDto } from '../maps/map-read/map-read.dto.js';
+import type { CachedReadHeaders } from '../http/cache-headers.js';
 
 /** ACLs of a map (spec 4.1, 4.4), with a map key and the map selector. */
 @Route('api/map/acls')
@@ -44,17 +45,8 @@ export class MapAclsController extends Controller {
    * @param slug Map slug; give `map_id` or `slug`.
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get()
   public async listMapAcls(
     @Request() req: ExRequest,

@@ -13,6 +13,7 @@ import {
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
 import type { SystemsService } from './systems.service.js';
 import type { SystemDto, SystemsAndConnectionsDto } from './systems.dto.js';
+import type { CachedReadHeaders } from '../../http/cache-headers.js';
 
 /** The map's systems (`/api/maps/{map_id}/…`, `{map_id}` the map UUID or slug); a map key reads only its own map. */
 @Route('api/maps/{map_id}')
@@ -35,17 +36,8 @@ export class SystemsController extends Controller {
    * @param all When true, hidden (deleted) systems are included.
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('systems')
   @Tags('Map collections')
   public async listSystems(
@@ -67,17 +59,8 @@ export class SystemsController extends Controller {
    * @maximum solar_system_id 2147483647
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('systems/{solar_system_id}')
   // GET /api/map/system is GetSystem: operation ids are unique (OpenAPI requires it; generated clients name methods by them).
   @OperationId('GetMapSystem')

@@ -14,6 +14,7 @@ import {
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
 import type { TrackingService } from './tracking.service.js';
 import type { UserCharactersDto } from './tracking.dto.js';
+import type { CachedReadHeaders } from '../../http/cache-headers.js';
 
 /** The map's characters (`/api/maps/{map_id}/…`, `{map_id}` the map UUID or slug); a map key reads only its own map. */
 @Route('api/maps/{map_id}')
@@ -34,17 +35,8 @@ export class TrackingController extends Controller {
    * @param map_id Map UUID or slug.
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('tracked-characters')
   @Tags('Map collections')
   public async listTrackedCharacters(
@@ -61,17 +53,8 @@ export class TrackingController extends Controller {
    * @param map_id Map UUID or slug.
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('user-characters')
   @Tags('Map collections')
   public async listUserCharacters(
