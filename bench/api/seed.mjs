@@ -29,7 +29,7 @@ async function inPool(n, tasks) {
 
 /** Migrates and seeds through the product's own code (dist/): the core, static data import, admin and map content services. */
 export async function seed(env) {
-  const { loadConfig } = await import(pathToFileURL(path.join(ROOT, 'dist/config.js')).href);
+  const { loadConfig } = await import(pathToFileURL(path.join(ROOT, 'dist/common/config.js')).href);
   const { buildCore } = await import(pathToFileURL(path.join(ROOT, 'dist/core/core.js')).href);
   const { createApiServices } = await import(pathToFileURL(path.join(ROOT, 'dist/api/services.js')).href);
   const { importStaticData } = await import(pathToFileURL(path.join(ROOT, 'dist/static-data/sde-importer.js')).href);
