@@ -1,6 +1,5 @@
 // Seeds the map of bench/api.mjs through the product's own code (dist/).
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONNECTIONS, KILLS, log, ROOT, SYSTEMS } from './common.mjs';
@@ -38,8 +37,7 @@ export async function seed(env) {
   const core = await buildCore(config, { migrations: 'apply' });
   const platform = { orm: core.db.orm, ...createApiServices(core), close: () => core.close() };
   try {
-    const shared = path.resolve(ROOT, '../shared/data/eve-static');
-    const staticDir = process.env.BENCH_STATIC_DIR || (existsSync(shared) ? shared : path.join(ROOT, 'assets/eve-static-sample'));
+    const staticDir = process.env.BENCH_STATIC_DIR || path.join(ROOT, 'assets/eve-static-sample');
     const imported = await importStaticData(dbOf(platform.orm), staticDir, {});
     log(`static data: ${imported.systems} systems from ${path.relative(ROOT, staticDir) || staticDir}`);
 

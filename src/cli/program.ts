@@ -6,7 +6,7 @@ import { buildCore } from '../core/core.js';
 import { openDatabase } from '../core/database.js';
 import { exitOnCrash, handleSignals, serve } from './serve.js';
 import { migrate } from '../db/orm.js';
-import { defaultSdeSource, SAMPLE_SDE_DIR } from '../static-data/default-source.js';
+import { defaultSdeSource, PUBLIC_SDE_URL, SAMPLE_SDE_DIR } from '../static-data/default-source.js';
 import { createLogger } from '../common/log.js';
 import { createMetrics } from '../common/metrics.js';
 import { ROLES, selectRoles } from '../roles/registry.js';
@@ -91,7 +91,7 @@ const sde = program.command('sde').description('static solar system data');
 sde
   .command('import')
   .description('import static data from a folder (sde/ and wormholes/) or the public base URL, idempotently, in one transaction')
-  .addOption(new Option('--from <dir|url>', 'folder or URL of the static data').default(undefined, '../shared/data/eve-static if present, else the public URL'))
+  .addOption(new Option('--from <dir|url>', 'folder or URL of the static data').default(undefined, 'the public URL, ' + PUBLIC_SDE_URL))
   .action(async (opts: { from?: string }) => {
     const from = opts.from ?? defaultSdeSource();
     const { importStaticData } = await import('../static-data/sde-importer.js');
@@ -106,7 +106,7 @@ addAdminCommands(program);
 program
   .command('demo')
   .description('import static data when missing, seed the demo map, print its API key, the admin token and the explorer address, and serve')
-  .option('--from <dir|url>', 'static data source when none is imported yet')
+  .option('--from <dir|url>', 'static data source when none is imported yet (default: the public URL, with the shipped sample offline)')
   .option('--no-serve', 'seed and print, then exit')
   .addHelpText('after', FIRST_SETTINGS)
   .action(async (opts: { from?: string; serve: boolean }) => {
