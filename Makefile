@@ -11,7 +11,7 @@ NPM := npm --no-audit --no-fund --loglevel=error
 CLIENT_DIR := clients/typescript
 CLIENT_TYPES := $(CLIENT_DIR)/src/generated/openapi.ts
 
-.PHONY: help node install client build run serve test test-cluster test-redis-cluster test-pgbouncer test-e2e image test-all kube-tools k8s typecheck lint format check tsoa migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator bench-hostile-bodies bench-scale clean
+.PHONY: help node install client build run serve test test-cluster test-redis-cluster test-pgbouncer test-e2e image test-all kube-tools k8s typecheck lint format check migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator bench-hostile-bodies bench-scale clean
 help: ## list targets
 	@grep -E '^[a-z0-9-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -72,7 +72,7 @@ lint: install ## ESLint with type-aware rules
 format: install ## format src, test, scripts and bench with Prettier
 	npm run --silent format
 
-check: build ## formatting, typecheck, lint, import circles, then every test
+check: install ## the quick static check: formatting, lint, types, import circles and the layer order (no tests that need a database or a cluster)
 	npm run --silent check
 
 test: build ## the fast tiers (unit, api, integration, browser) against the machine's PostgreSQL and Redis; a few minutes

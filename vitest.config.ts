@@ -68,6 +68,15 @@ export default defineConfig({
           sequence: { groupOrder: 3 },
         },
       },
+      // `make check`'s static checks of the source tree (layers, table owners, import circles): no
+      // global setup, so they need neither PostgreSQL nor Redis. The fast tier runs them too.
+      {
+        test: {
+          name: 'static',
+          include: ['test/unit/layers.test.ts', 'test/unit/table-owners.test.ts', 'test/unit/cache-headers.test.ts'],
+          sequence: { groupOrder: 3 },
+        },
+      },
       // After the rest: a control plane per file loads the two cores, and timing-sensitive tests elsewhere should not share them with it.
       { extends: true, test: { name: 'cluster', include: ['test/cluster/**/*.test.ts'], sequence: { groupOrder: 1 } } },
       // make test-redis-cluster: the suites above against a Redis Cluster (TEST_REDIS_URL and TEST_REDIS_CLUSTER from its setup).

@@ -19,7 +19,7 @@
 //   BENCH_DURATION       seconds measured per endpoint and server (default 10)
 //   BENCH_WARMUP         seconds of unmeasured warm-up before each measurement (default 2, at most BENCH_DURATION)
 //   BENCH_CONNECTIONS    concurrent connections (default 50)
-//   BENCH_STATIC_DIR     static data folder (default ../shared/data/eve-static, else assets/eve-static-sample)
+//   BENCH_STATIC_DIR     static data folder (default assets/eve-static-sample)
 //   BENCH_KEEP_DB=1      keep the database after the run (it is dropped and recreated at the next start anyway)
 //   BENCH_JSON=path      also write the results as JSON
 //   BENCH_ENDPOINTS      comma-separated subset to measure, e.g. systems,connections (default: all three)

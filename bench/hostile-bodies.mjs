@@ -51,7 +51,7 @@ const log = (msg) => process.stderr.write(`${new Date().toISOString().slice(11, 
 
 /** Migrates and seeds through the product's own code (dist/): static data, a map with a few systems, and the keys. */
 async function seed(env, keyCount) {
-  const { loadConfig } = await import(pathToFileURL(path.join(ROOT, 'dist/config.js')).href);
+  const { loadConfig } = await import(pathToFileURL(path.join(ROOT, 'dist/common/config.js')).href);
   const { buildCore } = await import(pathToFileURL(path.join(ROOT, 'dist/core/core.js')).href);
   const { createApiServices } = await import(pathToFileURL(path.join(ROOT, 'dist/api/services.js')).href);
   const { importStaticData } = await import(pathToFileURL(path.join(ROOT, 'dist/static-data/sde-importer.js')).href);

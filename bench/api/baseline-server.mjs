@@ -4,7 +4,7 @@ import http from 'node:http';
 import pg from 'pg';
 
 // ---------------------------------------------------------------------------------------------------
-// Baseline: the SQL of the map repositories (src/maps/*/*.repository.ts), src/maps/map.repository.ts and src/api/token.service.ts,
+// Baseline: the SQL of the map repositories (src/maps/*/*.repository.ts), src/maps/map.repository.ts and src/auth/token.service.ts,
 // copied as text (`?` → `$n`), with the same key check (sha256 lookup, cached 3 s like TokenService) and
 // map check (map row by id, must be the key's map), answering JSON.stringify({ data }).
 // ---------------------------------------------------------------------------------------------------

@@ -1,6 +1,5 @@
 // Seeds the map of bench/api.mjs through the product's own code (dist/).
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONNECTIONS, KILLS, log, ROOT, SYSTEMS } from './common.mjs';
@@ -29,7 +28,7 @@ async function inPool(n, tasks) {
 
 /** Migrates and seeds through the product's own code (dist/): the core, static data import, admin and map content services. */
 export async function seed(env) {
-  const { loadConfig } = await import(pathToFileURL(path.join(ROOT, 'dist/config.js')).href);
+  const { loadConfig } = await import(pathToFileURL(path.join(ROOT, 'dist/common/config.js')).href);
   const { buildCore } = await import(pathToFileURL(path.join(ROOT, 'dist/core/core.js')).href);
   const { createApiServices } = await import(pathToFileURL(path.join(ROOT, 'dist/api/services.js')).href);
   const { importStaticData } = await import(pathToFileURL(path.join(ROOT, 'dist/static-data/sde-importer.js')).href);
@@ -38,8 +37,7 @@ export async function seed(env) {
   const core = await buildCore(config, { migrations: 'apply' });
   const platform = { orm: core.db.orm, ...createApiServices(core), close: () => core.close() };
   try {
-    const shared = path.resolve(ROOT, '../shared/data/eve-static');
-    const staticDir = process.env.BENCH_STATIC_DIR || (existsSync(shared) ? shared : path.join(ROOT, 'assets/eve-static-sample'));
+    const staticDir = process.env.BENCH_STATIC_DIR || path.join(ROOT, 'assets/eve-static-sample');
     const imported = await importStaticData(dbOf(platform.orm), staticDir, {});
     log(`static data: ${imported.systems} systems from ${path.relative(ROOT, staticDir) || staticDir}`);
 

@@ -1,5 +1,5 @@
 /** The rules of ACL members, as pure functions (unit-tested alone). */
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../common/errors.js';
 
 /** Member roles, most to least privileged. */
 export const ACL_ROLES = ['admin', 'manager', 'member', 'viewer', 'blocked'] as const;

@@ -1,9 +1,9 @@
-import { generateToken, hashToken, type SecretBox } from '../crypto.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
+import { generateToken, hashToken, type SecretBox } from '../common/crypto.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../common/errors.js';
 import type { Db } from '../db/db.js';
 import type { Outbox } from '../events/outbox.js';
 import type { AclMemberAddedEvent, AclMemberPayload, AclMemberRemovedEvent, AclMemberUpdatedEvent, OutboxEvent } from '../events/catalog.js';
-import type { AclKeyPrincipal, MapKeyPrincipal } from '../api/principal.js';
+import type { AclKeyPrincipal, MapKeyPrincipal } from '../http/principal.js';
 import { MapAccess, type MapSelector } from '../maps/map-access.js';
 import { CharacterRepository } from '../characters/character.repository.js';
 import type { AclDto, AclMemberDto, CreateAclFields, CreateAclMemberFields, UpdateAclFields, UpdateAclMemberFields } from './acl.dto.js';

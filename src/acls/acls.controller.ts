@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, Path, Post, Put, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf } from '../api/deps.js';
+import { principalOf } from '../http/principal.js';
 import type { AclService } from './acl.service.js';
 import type { MapReadService } from '../maps/map-read/map-read.service.js';
-import type { ErrorResponse } from '../api/error.dto.js';
+import type { ErrorResponse } from '../http/error.dto.js';
 import {
   ACL_KEY_UNAUTHORIZED_DESCRIPTION,
   ACL_KEY_UNAUTHORIZED_EXAMPLE,
@@ -13,20 +13,13 @@ import {
   RATE_LIMITED_EXAMPLE,
   MAP_KEY_UNAUTHORIZED_DESCRIPTION,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
-} from '../api/error-examples.js';
-import type { DataResponse } from '../maps/map.dto.js';
-import { NotFoundError } from '../errors.js';
+} from '../http/error-examples.js';
+import type { DataResponse } from '../http/data-response.js';
+import { NotFoundError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
-import type {
-  AclDto,
-  AclListItemDto,
-  AclMemberDto,
-  CreateAclMemberRequest,
-  CreateAclRequest,
-  OkResponse,
-  UpdateAclMemberRequest,
-  UpdateAclRequest,
-} from './acl.dto.js';
+import type { AclDto, AclMemberDto, CreateAclMemberRequest, CreateAclRequest, OkResponse, UpdateAclMemberRequest, UpdateAclRequest } from './acl.dto.js';
+import type { AclListItemDto } from '../maps/map-read/map-read.dto.js';
+import type { CachedReadHeaders } from '../http/cache-headers.js';
 
 /** ACLs of a map (spec 4.1, 4.4), with a map key and the map selector. */
 @Route('api/map/acls')
@@ -52,17 +45,8 @@ export class MapAclsController extends Controller {
    * @param slug Map slug; give `map_id` or `slug`.
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get()
   public async listMapAcls(
     @Request() req: ExRequest,

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, Path, Post, Put, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AdminService } from './admin.service.js';
-import type { ErrorResponse } from '../api/error.dto.js';
-import { ADMIN_UNAUTHORIZED_DESCRIPTION, ADMIN_UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
-import type { DataResponse, TrackedCharacterDto } from '../maps/map.dto.js';
+import type { ErrorResponse } from '../http/error.dto.js';
+import { ADMIN_UNAUTHORIZED_DESCRIPTION, ADMIN_UNAUTHORIZED_EXAMPLE } from '../http/error-examples.js';
+import type { TrackedCharacterDto } from '../maps/map.dto.js';
+import type { DataResponse } from '../http/data-response.js';
 import type {
   AdminCharacterDto,
   AdminMapDto,
@@ -11,12 +12,12 @@ import type {
   CreateUserRequest,
   IssuedMapKeyDto,
   IssueMapKeyRequest,
-  MapKeyDto,
   SetMainCharacterRequest,
   TrackCharacterRequest,
   UpsertCharacterRequest,
   UserDto,
 } from './admin.dto.js';
+import type { MapKeyDto } from '../auth/map-key.dto.js';
 
 /**
  * Operator bootstrap with `SERVICE_ADMIN_TOKEN` (decisions §2). `{map}` is a map UUID or slug;

@@ -1,5 +1,5 @@
-import { generateToken, hashToken } from '../crypto.js';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { generateToken, hashToken } from '../common/crypto.js';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
 import type { Db } from '../db/db.js';
 import { CharacterRepository } from '../characters/character.repository.js';
@@ -12,12 +12,13 @@ import type {
   CreateMapRequest,
   IssuedMapKeyDto,
   IssueMapKeyRequest,
-  MapKeyDto,
   UpsertCharacterRequest,
   UserDto,
 } from './admin.dto.js';
-import { MapKeyRepository, MapRepository, UserRepository } from './admin.repository.js';
-import type { KeyProfile } from '../api/key-profile.js';
+import type { MapKeyDto } from '../auth/map-key.dto.js';
+import { MapRepository, UserRepository } from './admin.repository.js';
+import { MapKeyRepository } from '../auth/map-key.repository.js';
+import type { KeyProfile } from '../http/key-profile.js';
 import type { Outbox } from '../events/outbox.js';
 import { changeTracking, removeFromMap } from '../maps/tracking/tracking-changes.js';
 import { charactersUpdatedEvent, mapCharacterPayload } from '../maps/event-payloads.js';
@@ -161,7 +162,7 @@ export class AdminService {
   }
 
   async getMap(idOrSlug: string, db: Db = this.db): Promise<AdminMapDto> {
-    const map = await this.repos.maps.byIdOrSlug(db, UUID_RE.test(idOrSlug) ? 'id' : 'slug', idOrSlug);
+    const map = await this.repos.maps.byReference(db, idOrSlug);
     if (!map) throw new NotFoundError('Map not found', 'map_not_found');
     return map;
   }

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { Core } from '../core/core.js';
 import { runReadiness } from '../core/readiness.js';
-import type { Role, RoleHandle } from '../roles/role.js';
-import { ROLE_INFO } from '../roles/catalog.js';
+import type { Role, RoleHandle } from '../core/role.js';
+import { ROLE_INFO } from '../core/role-catalog.js';
 import { createApp } from './app.js';
 import { databaseTimeouts } from '../db/pg-options.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';

@@ -2,8 +2,8 @@ import express, { type Request, type RequestHandler } from 'express';
 import { isUtf8 } from 'node:buffer';
 import type { AppDeps } from './deps.js';
 import type { RouteTable } from './app-routes.js';
-import { AppError, BadRequestError, ValidationError, type ErrorDetail } from '../errors.js';
-import { bodyLimitFor, bracketQueryName, invisibleInName, MAX_NESTING, nestedTooDeeply } from './request-shape.js';
+import { AppError, BadRequestError, ValidationError, type ErrorDetail } from '../common/errors.js';
+import { bodyLimitFor, bracketQueryName, invisibleInName, MAX_NESTING, nestedTooDeeply } from '../http/request-shape.js';
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
@@ -38,7 +38,7 @@ function findBadText(value: unknown, path: string, depth = 0): ErrorDetail | und
 
 /**
  * Reading the body of a routed request: one parser per body limit (the batch routes take
- * SERVICE_MAX_BODY_BYTES, single edits less: src/api/request-shape.ts). A body over its route's limit
+ * SERVICE_MAX_BODY_BYTES, single edits less: src/http/request-shape.ts). A body over its route's limit
  * is refused (413) from its Content-Length before it is read, one nested too deeply (400) from its
  * bytes before it is parsed. Writes must be JSON; GET/DELETE without a body may carry any content type
  * (clients send one). `Content-Length: 0` is no body: body-parser would read it as `{}`, so an empty

@@ -1,9 +1,9 @@
 import type { ErrorRequestHandler } from 'express';
 import { ValidateError } from '@tsoa/runtime';
 import type { AppDeps } from './deps.js';
-import { AppError, errorBody, toAppError, ValidationError } from '../errors.js';
-import { redactUrl } from '../log.js';
-import { validationDetails } from './validation-details.js';
+import { AppError, errorBody, toAppError, ValidationError } from '../common/errors.js';
+import { redactUrl } from '../common/log.js';
+import { validationDetails } from '../http/validation-details.js';
 import { MAX_VALIDATION_DETAILS } from './bounded-validation.js';
 
 /** The one error stage: AppError → its JSON; tsoa validation → 400; infrastructure → 4xx/503; else 500. */

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './deps.js';
-import { acceptedRequestId, redactUrl } from '../log.js';
+import { acceptedRequestId, redactUrl } from '../common/log.js';
 
 /** The first stage: a request id (the client's when it is acceptable), then one access log line and the HTTP metrics per answer. */
 export function requestLog(deps: AppDeps): RequestHandler {

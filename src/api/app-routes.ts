@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Router } from 'express';
-import { AppError } from '../errors.js';
+import { AppError } from '../common/errors.js';
 
 interface RouteInfo {
   match: (path: string) => boolean;

@@ -1,11 +1,11 @@
 import express from 'express';
 import { RegisterRoutes } from './generated/routes.js';
 import type { AppDeps } from './deps.js';
-import { installDateTimeValidation } from './date-time.js';
+import { installDateTimeValidation } from '../http/date-time.js';
 import { featureGates } from './feature-gates.js';
 import { keyBeforeBody } from './key-before-body.js';
 import { mapReadCache } from './map-read-cache.js';
-import { keyProfileShapes } from './key-profile.js';
+import { keyProfileShapes } from '../http/key-profile.js';
 import { requestLog } from './app-request-log.js';
 import { servePages } from './app-pages.js';
 import { RouteTable } from './app-routes.js';

@@ -1,7 +1,7 @@
 import type { Request as ExRequest } from 'express';
 import { depsOf } from './deps.js';
-import { presentedToken, requestIdentity, requestRefused } from './request-token.js';
-import type { Principal } from './principal.js';
+import { presentedToken, requestIdentity, requestRefused } from '../auth/request-token.js';
+import type { Principal } from '../http/principal.js';
 
 /** Security scheme names used in @Security(); each is an HTTP bearer scheme in the OpenAPI spec. */
 export type SecurityName = 'map_key' | 'acl_key' | 'any_key' | 'admin_token';
@@ -9,7 +9,7 @@ export type SecurityName = 'map_key' | 'acl_key' | 'any_key' | 'admin_token';
 /**
  * tsoa authentication hook. The token's shape is checked first, so a missing or malformed token is a
  * 401 before any lookup; the map or ACL named by the request is checked later, in the services.
- * The token is resolved once per request (src/api/request-token.ts).
+ * The token is resolved once per request (src/auth/request-token.ts).
  */
 export async function expressAuthentication(request: ExRequest, securityName: string, _scopes?: string[]): Promise<Principal> {
   const { tokens } = depsOf(request);

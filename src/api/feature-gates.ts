@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
-import type { Config } from '../config.js';
-import { AppError, ForbiddenError } from '../errors.js';
+import type { Config } from '../common/config.js';
+import { AppError, ForbiddenError } from '../common/errors.js';
 
 /**
  * The event stream (spec 4.5) and webhook management (spec 4.6) are switched by operator settings; a

@@ -5,7 +5,7 @@ import { depsOf, type AppDeps } from './deps.js';
 import { CharactersController } from '../characters/characters.controller.js';
 import { AclsController, MapAclsController } from '../acls/acls.controller.js';
 import { AdminController } from '../admin/admin.controller.js';
-import { EventsController } from '../events/events.controller.js';
+import { EventsController } from '../maps/event-log/event-log.controller.js';
 import { EventCatalogController } from '../events/event-catalog.controller.js';
 import { StaticInfoController } from '../static-data/static-info.controller.js';
 import { MAP_CONTROLLER_FACTORIES } from '../maps/map-controllers.js';

@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import { openapiSpec } from './openapi.js';
-import type { Principal } from './principal.js';
-import type { TokenService } from './token.service.js';
+import type { Principal } from '../http/principal.js';
+import type { TokenService } from '../auth/token.service.js';
 import { KINDS, type SecurityName } from './auth.js';
-import { presentedToken, requestIdentity, requestRefused } from './request-token.js';
-import type { Identity } from './token.service.js';
+import { presentedToken, requestIdentity, requestRefused } from '../auth/request-token.js';
+import type { Identity } from '../auth/token.service.js';
 
 interface SecuredOperation {
   method: string;
@@ -39,7 +39,7 @@ function securedOperations(): SecuredOperation[] {
 /**
  * Requests to an endpoint that needs a token are answered 401 before their body is read: without it
  * a stranger's 415 or broken JSON would be answered first, and a large nested body parsed at the
- * stranger's leisure. The token is resolved once per request (src/api/request-token.ts): the rate
+ * stranger's leisure. The token is resolved once per request (src/auth/request-token.ts): the rate
  * limiter has usually resolved it already, and the route's authentication reuses the result.
  * Paths and methods the API does not serve fall through to the usual 404/405.
  */

@@ -1,14 +1,14 @@
 import type { Request as ExRequest, RequestHandler, Response as ExResponse } from 'express';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../common/metrics.js';
 import type { MapReference } from '../maps/map-access.js';
 import { AUDIT_PERIOD_MS } from '../maps/audit/audit.service.js';
 import type { AuditPeriod } from '../maps/audit/audit.dto.js';
 import { matchesIfNoneMatch, type CachedRead, type MapReadCache, type MapReadVersions } from '../maps/map-read/read-cache.js';
 import { jsonChunks } from '../maps/map-read/json-chunks.js';
 import { openapiSpec } from './openapi.js';
-import { profileOf } from './key-profile.js';
-import { requestPrincipal } from './request-token.js';
-import type { TokenService } from './token.service.js';
+import { profileOf } from '../http/key-profile.js';
+import { requestPrincipal } from '../auth/request-token.js';
+import type { TokenService } from '../auth/token.service.js';
 
 /** What a map read's answer carries: clients and proxies keep it, but ask (If-None-Match) before each use. */
 export const MAP_READ_CACHE_CONTROL = 'private, no-cache';
@@ -148,7 +148,7 @@ export function mapReadCache(deps: { tokens: TokenService; versions: MapReadVers
       const current = await deps.versions.current(principal, ref);
       if (!current) return next();
       const { map, version } = current;
-      // Each key profile reads its own shapes (src/api/key-profile.ts): an answer is kept for its profile only.
+      // Each key profile reads its own shapes (src/http/key-profile.ts): an answer is kept for its profile only.
       const key = `${map.id} ${profileOf(principal)} ${req.path} ${canonicalQuery(req.originalUrl)}`;
       const now = Date.now();
       const hit = version === undefined ? undefined : deps.cache.get(key, version, now);

@@ -1,10 +1,10 @@
 import type { Core } from '../core/core.js';
-import { TokenService } from './token.service.js';
+import { TokenService } from '../auth/token.service.js';
 import { createMapServices, type MapServices } from '../maps/map-services.js';
 import { AclService } from '../acls/acl.service.js';
 import { AdminService } from '../admin/admin.service.js';
 import { StaticInfoService } from '../static-data/static-info.service.js';
-import { EventLogService } from '../events/events.service.js';
+import { EventLogService } from '../maps/event-log/event-log.service.js';
 import { dbOf } from '../db/db.js';
 import { CharactersService } from '../characters/characters.service.js';
 import { WebhookService } from '../webhooks/webhook.service.js';

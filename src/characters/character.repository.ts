@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.js';
-import type { CharacterDto } from '../maps/map.dto.js';
-import { NotFoundError } from '../errors.js';
+import type { CharacterDto } from './character.dto.js';
+import { NotFoundError } from '../common/errors.js';
 
 /** The columns of a character as its DTO carries them (`ch` is the characters alias). */
 export const CHARACTER_COLUMNS = `ch.eve_id, ch.name, ch.corporation_id, ch.corporation_ticker, ch.alliance_id, ch.alliance_ticker`;

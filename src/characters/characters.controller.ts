@@ -1,9 +1,15 @@
 import { Controller, Get, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalIn } from '../api/deps.js';
-import type { ErrorResponse } from '../api/error.dto.js';
-import { DEPENDENCY_UNAVAILABLE_EXAMPLE, RATE_LIMITED_EXAMPLE, ANY_KEY_UNAUTHORIZED_DESCRIPTION, ANY_KEY_UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
-import type { CharacterDto, DataResponse } from '../maps/map.dto.js';
+import { principalIn } from '../http/principal.js';
+import type { ErrorResponse } from '../http/error.dto.js';
+import {
+  DEPENDENCY_UNAVAILABLE_EXAMPLE,
+  RATE_LIMITED_EXAMPLE,
+  ANY_KEY_UNAUTHORIZED_DESCRIPTION,
+  ANY_KEY_UNAUTHORIZED_EXAMPLE,
+} from '../http/error-examples.js';
+import type { DataResponse } from '../http/data-response.js';
+import type { CharacterDto } from './character.dto.js';
 import type { CharactersService } from './characters.service.js';
 
 /** Characters known to the service (spec 4.3). */

@@ -1,7 +1,7 @@
 import type { Db } from '../db/db.js';
-import { ForbiddenError } from '../errors.js';
-import type { CharacterDto } from '../maps/map.dto.js';
-import type { Principal } from '../api/principal.js';
+import { ForbiddenError } from '../common/errors.js';
+import type { CharacterDto } from './character.dto.js';
+import type { Principal } from '../http/principal.js';
 import { CharacterRepository } from './character.repository.js';
 
 /** Characters known to the service (spec 4.3), for any map or ACL key. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { Config } from '../config.js';
-import { addLogSecrets, createLogger, urlPassword, type Logger } from '../log.js';
-import { createMetrics, type Metrics } from '../metrics.js';
+import type { Config } from '../common/config.js';
+import { addLogSecrets, createLogger, urlPassword, type Logger } from '../common/log.js';
+import { createMetrics, type Metrics } from '../common/metrics.js';
 import { migrate, pendingMigrations } from '../db/orm.js';
 import { Outbox } from '../events/outbox.js';
 import { EventLayer } from '../events/event-layer.js';

@@ -1,6 +1,6 @@
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
-import type { Metrics } from '../metrics.js';
+import type { Config } from '../common/config.js';
+import type { Logger } from '../common/log.js';
+import type { Metrics } from '../common/metrics.js';
 import { initOrm, type Orm } from '../db/orm.js';
 import { startEmbeddedPostgres } from '../db/embedded.js';
 import { databaseTimeouts } from '../db/pg-options.js';

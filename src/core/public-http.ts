@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
-import { serverTimeouts } from '../server-timeouts.js';
-import { listenAddress } from '../listen-address.js';
+import type { Config } from '../common/config.js';
+import type { Logger } from '../common/log.js';
+import { serverTimeouts } from '../common/server-timeouts.js';
+import { listenAddress } from '../common/listen-address.js';
 
 /** A role's share of the public port: the requests it answers. */
 export interface PublicRoute {

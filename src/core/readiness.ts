@@ -1,4 +1,4 @@
-import { passesWithin } from '../deadline.js';
+import { passesWithin } from '../common/deadline.js';
 
 /** One readiness check of a process: the core's (database, Redis) or a role's. */
 export interface ReadinessCheck {

@@ -1,5 +1,5 @@
 import { createClient, createCluster, type RedisClientType } from 'redis';
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 
 /**
  * A Redis connection as this project uses it (any modules, scripts and functions), on a single node

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { ConfigError, type Config } from '../config.js';
+import { ConfigError, type Config } from '../common/config.js';
 import { readOrCreate } from '../db/embedded.js';
-import { SecretBox, generateToken } from '../crypto.js';
+import { SecretBox, generateToken } from '../common/crypto.js';
 
 export interface Secrets {
   /** The admin token in force (configured, or generated for the embedded default). */

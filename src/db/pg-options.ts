@@ -12,7 +12,7 @@
 import pg from 'pg';
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
-import { loadConfig, type Config, type DatabaseSslMode } from '../config.js';
+import { loadConfig, type Config, type DatabaseSslMode } from '../common/config.js';
 import { preparedName } from './prepared.js';
 
 export interface DatabaseTimeouts {

@@ -1,5 +1,5 @@
 import { EVENT_TYPES, isEventType, type EventType } from './catalog.js';
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../common/errors.js';
 
 /**
  * Names the reference server defines but this service never emits: accepted in a filter (existing

@@ -1,6 +1,6 @@
 import type { Orm } from '../db/orm.js';
 import { dbOf } from '../db/db.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import type { RedisConnections } from '../core/redis.js';
 import type { EventConsumer, EventHistory, EventPublisher, EventTail, PartitionFeed } from './transport/types.js';
 import { RedisEventHistory, RedisEventPublisher } from './transport/redis.js';

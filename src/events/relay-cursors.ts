@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import { Alarm } from './alarm.js';
 import { pgConnectionOptions, type DatabaseTimeouts } from '../db/pg-options.js';
 import { prepared } from '../db/prepared.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { Logger } from '../log.js';
-import type { Metrics } from '../metrics.js';
+import type { Logger } from '../common/log.js';
+import type { Metrics } from '../common/metrics.js';
 import { nextEventId } from './envelope.js';
 import type { EventPublisher } from './transport/types.js';
 import { NOTIFY_CHANNEL } from './outbox.js';

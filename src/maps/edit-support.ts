@@ -1,6 +1,6 @@
 /** Errors and SQL helpers shared by the map resources. */
 import type { Db } from '../db/db.js';
-import { AppError, NotFoundError, type ErrorDetail } from '../errors.js';
+import { AppError, NotFoundError, type ErrorDetail } from '../common/errors.js';
 import { CharacterRepository } from '../characters/character.repository.js';
 
 /** 404 `system_not_found` (the reference message clients match on), with the offending field when it came from the body. */

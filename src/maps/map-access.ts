@@ -4,10 +4,10 @@
  * segment of `/api/maps/{map_id}/…`) before they read or write anything.
  */
 import type { Db } from '../db/db.js';
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { BadRequestError, NotFoundError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
-import type { MapKeyPrincipal } from '../api/principal.js';
-import { MapRefRepository, type MapRef } from './map.repository.js';
+import type { MapKeyPrincipal } from '../http/principal.js';
+import { MapRefRepository, mapReference, type MapRef } from './map.repository.js';
 
 export type { MapRef } from './map.repository.js';
 
@@ -76,7 +76,8 @@ export function checkSelector(map: MapRef | undefined, selector: MapSelector): M
 
 /** The `{map_id}` segment checked against the key's map (`map`, as loaded): the map, else 404. */
 export function checkPath(map: MapRef | undefined, idOrSlug: string): MapRef {
-  const names = map !== undefined && (UUID_RE.test(idOrSlug) ? idOrSlug.toLowerCase() === map.id : idOrSlug === map.slug);
+  const { column, value } = mapReference(idOrSlug);
+  const names = map !== undefined && map[column] === value;
   if (!map || !names) throw new NotFoundError('Map not found', 'map_not_found');
   return map;
 }

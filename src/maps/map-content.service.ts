@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.js';
 import type { Outbox } from '../events/outbox.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../common/errors.js';
 import { SolarSystemRepository } from '../static-data/solar-system.repository.js';
 import { addSystemEvent, connectionAddedEvent } from './event-payloads.js';
 import { systemNotFound } from './edit-support.js';

@@ -1,5 +1,5 @@
 /** Shared documentation of the `/api/maps/{map_id}/…` controllers. */
-import type { ErrorResponse } from '../api/error.dto.js';
+import type { ErrorResponse } from '../http/error.dto.js';
 
 /** The 400 every `/api/maps/{map_id}/…` endpoint documents. */
 export const MAP_PATH_VALIDATION_EXAMPLE: ErrorResponse = {

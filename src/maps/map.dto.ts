@@ -3,16 +3,7 @@
  * Timestamps: ISO 8601 UTC with microseconds (`2026-01-02T03:04:05.123456Z`) unless stated.
  */
 
-/** Public form of a character. */
-export interface CharacterDto {
-  /** External character id (the identifier used in ACL operations). */
-  eve_id: string;
-  name: string;
-  corporation_id: string;
-  corporation_ticker: string;
-  alliance_id: string | null;
-  alliance_ticker: string | null;
-}
+import type { CharacterDto } from '../characters/character.dto.js';
 
 /** A character tracked on a map. */
 export interface TrackedCharacterDto {
@@ -22,8 +13,4 @@ export interface TrackedCharacterDto {
   tracked: boolean;
   /** @format uuid */
   map_id: string;
-}
-
-export interface DataResponse<T> {
-  data: T;
 }

@@ -1,6 +1,15 @@
 import type { Db } from '../db/db.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
+import type { Tables } from '../db/tables.js';
+
+/**
+ * Which column a map reference names: a UUID (any case) is an id, anything else a slug. The one place
+ * that decides it, for every lookup of a map by id or slug (map content, admin, the operator).
+ */
+export function mapReference(ref: string): { column: 'id' | 'slug'; value: string } {
+  return UUID_RE.test(ref) ? { column: 'id', value: ref.toLowerCase() } : { column: 'slug', value: ref };
+}
 
 /** A map as the map API sees it: what access checks and writes need. */
 export interface MapRef {
@@ -25,10 +34,26 @@ export class MapRefRepository {
 
   /** A map by UUID or slug (for trusted callers such as the operator; keys go through MapAccess). */
   async byReference(db: Db, ref: string): Promise<MapRef | undefined> {
-    const row = await db.one<{ id: string }>(UUID_RE.test(ref) ? 'select id from maps where id = ?' : 'select id from maps where slug = ?', [
-      UUID_RE.test(ref) ? ref.toLowerCase() : ref,
-    ]);
-    return row && this.byId(db, row.id);
+    const { column, value } = mapReference(ref);
+    const row = await db
+      .kysely<Tables>()
+      .selectFrom('maps')
+      .select(['id', 'slug', 'owner_character_id', 'webhooks_enabled'])
+      .where(column, '=', value)
+      .executeTakeFirst();
+    return row && { id: row.id, slug: row.slug, ownerCharacterId: row.owner_character_id, webhooksEnabled: row.webhooks_enabled };
+  }
+
+  /** maps.webhooks_enabled of these maps, by id (maps that do not exist are left out). */
+  async webhooksEnabled(db: Db, ids: readonly string[]): Promise<Map<string, boolean>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .kysely<Tables>()
+      .selectFrom('maps')
+      .select(['id', 'webhooks_enabled'])
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.webhooks_enabled]));
   }
 
   /**

@@ -4,7 +4,7 @@
  * A repeat of an Event (same object, type, reason and message) within the hour is counted on the
  * Event already made (`count`, `lastTimestamp`), as client-go's recorder does, instead of making another.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import { isNotFound, type KubeClient } from './kube-client.js';
 import type { KubeObject } from './informer.js';
 import type { OperatorMetrics } from './operator.metrics.js';

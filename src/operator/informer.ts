@@ -11,7 +11,7 @@
  * once; a silent stream is given up after `idleMs`. `failingForMs` says how long the informer has gone
  * without an established list or watch, for /readyz.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import { isGone, KubeApiError, METADATA_ONLY, type KubeClient, type WatchEvent } from './kube-client.js';
 
 export interface KubeObject {

@@ -6,7 +6,7 @@
  * within the renew deadline. Writes carry the resourceVersion read, so two candidates cannot both win.
  * Releasing (on SIGTERM) empties the holder so another candidate takes over at once.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import { isConflict, isNotFound, type KubeClient } from './kube-client.js';
 
 export interface LeaderElectionOptions {

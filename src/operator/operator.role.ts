@@ -1,8 +1,8 @@
 import os from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Core } from '../core/core.js';
-import type { Role, RoleHandle } from '../roles/role.js';
-import { ROLE_INFO } from '../roles/catalog.js';
+import type { Role, RoleHandle } from '../core/role.js';
+import { ROLE_INFO } from '../core/role-catalog.js';
 import { dbOf } from '../db/db.js';
 import { WebhookService } from '../webhooks/webhook.service.js';
 import { KubeClient } from './kube-client.js';

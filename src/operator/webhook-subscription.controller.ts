@@ -7,7 +7,7 @@
  * page, and the cache keeps only the metadata of the Secrets the operator generated: unrelated
  * Secrets, however many and however large, cost it nothing but a passing glance at their names.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import { withSignal, type KubeClient } from './kube-client.js';
 import { Informer, InformerSet, objectKey, RESTART_REASONS, type InformerOptions } from './informer.js';
 import { WorkQueue } from './work-queue.js';

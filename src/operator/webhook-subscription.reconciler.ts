@@ -8,8 +8,8 @@
  * Its seams: the Secrets (webhook-subscription.secrets.ts), the status and its Events
  * (webhook-subscription.status.ts), the conditions (webhook-subscription.conditions.ts).
  */
-import type { Logger } from '../log.js';
-import { AppError } from '../errors.js';
+import type { Logger } from '../common/log.js';
+import { AppError } from '../common/errors.js';
 import type { WebhookService } from '../webhooks/webhook.service.js';
 import { NOT_PUBLIC_MESSAGE } from '../webhooks/url-guard.js';
 import type { KubeClient } from './kube-client.js';

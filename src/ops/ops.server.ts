@@ -1,8 +1,8 @@
 import http from 'node:http';
-import type { Logger } from '../log.js';
-import type { Metrics } from '../metrics.js';
+import type { Logger } from '../common/log.js';
+import type { Metrics } from '../common/metrics.js';
 import { runReadiness, type ReadinessCheck } from '../core/readiness.js';
-import { listenAddress } from '../listen-address.js';
+import { listenAddress } from '../common/listen-address.js';
 
 export interface OpsServer {
   url: string;

@@ -1,5 +1,5 @@
 import { MemoryStore, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 
 /** How long one Redis command may take before the request is counted in-process instead. */
 const SHARED_TIMEOUT_MS = 500;

@@ -2,11 +2,11 @@ import type { RequestHandler, Request as ExRequest } from 'express';
 import { rateLimit, ipKeyGenerator, MemoryStore, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { isClusterConnection, sendKeyed, type Redis } from '../core/redis.js';
-import { hashToken } from '../crypto.js';
-import { AppError, errorBody } from '../errors.js';
-import type { Logger } from '../log.js';
-import { TokenService } from '../api/token.service.js';
-import { presentedToken, requestPrincipal, type PresentedToken } from '../api/request-token.js';
+import { hashToken } from '../common/crypto.js';
+import { AppError, errorBody } from '../common/errors.js';
+import type { Logger } from '../common/log.js';
+import { TokenService } from '../auth/token.service.js';
+import { presentedToken, requestPrincipal, type PresentedToken } from '../auth/request-token.js';
 import { FallbackStore } from './fallback-store.js';
 
 export interface RateLimiter {

@@ -1,5 +1,5 @@
-import type { Role } from './role.js';
-import { ROLE_INFO } from './catalog.js';
+import type { Role } from '../core/role.js';
+import { ROLE_INFO } from '../core/role-catalog.js';
 
 /**
  * A role whose module is imported when it starts. A process loads only what its roles use: a worker

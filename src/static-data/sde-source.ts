@@ -3,7 +3,7 @@
  * together (one error format, one place to compare with the source layout); split, each piece would
  * be a few dozen lines that only make sense beside the others.
  *
- * Reading the static data: a folder with the layout of ../shared/data/eve-static (`sde/` CSVs and
+ * Reading the static data: a folder with the layout of the public source (`sde/` CSVs and
  * `wormholes/` JSONs) or two URL bases. Every file is parsed and type-checked here, so a broken source
  * fails before anything is written, with the file and line (or JSON entry) in the message.
  */

@@ -1,10 +1,10 @@
 import { Controller, Get, Query, Response, Route, Tags } from '@tsoa/runtime';
 import type { StaticInfoService } from './static-info.service.js';
-import type { ErrorResponse } from '../api/error.dto.js';
-import { DEPENDENCY_UNAVAILABLE_EXAMPLE } from '../api/error-examples.js';
-import type { DataResponse } from '../maps/map.dto.js';
+import type { ErrorResponse } from '../http/error.dto.js';
+import { DEPENDENCY_UNAVAILABLE_EXAMPLE } from '../http/error-examples.js';
+import type { DataResponse } from '../http/data-response.js';
 import type { SystemStaticInfoDto } from './static-info.dto.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../common/errors.js';
 
 /** Static solar system data (spec 4.2); no authentication. */
 @Route('api/common')

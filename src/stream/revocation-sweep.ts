@@ -5,7 +5,7 @@
  * about other keys: its key was not asked about, so its absence from the answer says nothing.
  * When the database cannot answer, nothing is closed and the next sweep asks again.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 
 export interface SweptStream {
   readonly principal: { readonly keyId: string };

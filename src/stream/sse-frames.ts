@@ -3,7 +3,7 @@
  * line ends, a blank line after each frame; every frame goes out in one write.
  */
 import type { EventEnvelope } from '../events/envelope.js';
-import { referenceShape } from '../api/key-profile.js';
+import { referenceShape } from '../http/key-profile.js';
 
 /** How long EventSource waits before reconnecting (ms). */
 export function retryFrame(ms: number): string {
@@ -18,7 +18,7 @@ export function connectedFrame(mapId: string, lastEventId: string | null, now = 
 /**
  * An event: `id:` and `data:` only, so `EventSource.onmessage` receives every event (the type is in
  * the envelope). With `compat` (clients written against the reference server), an `event: <type>`
- * line and a `timestamp` field are added, and character objects take the reference shapes (src/api/key-profile.ts).
+ * line and a `timestamp` field are added, and character objects take the reference shapes (src/http/key-profile.ts).
  */
 export function eventFrame(e: EventEnvelope, compat = false): string {
   if (compat) return `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(referenceShape({ ...e, timestamp: e.ts }))}\n\n`;

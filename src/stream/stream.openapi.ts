@@ -3,8 +3,8 @@
  * role on node:http (not a tsoa controller), so its path item is written here and merged into the
  * document the API serves (`openapiSpec`).
  */
-import type { ErrorResponse } from '../api/error.dto.js';
-import { MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
+import type { ErrorResponse } from '../http/error.dto.js';
+import { MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE } from '../http/error-examples.js';
 
 const error = (description: string, example?: ErrorResponse) => ({
   description,

@@ -6,14 +6,14 @@
  * live events through the process's hub, with keepalives.
  */
 import type http from 'node:http';
-import type { Config } from '../config.js';
-import { acceptedRequestId, redactUrl, type Logger } from '../log.js';
-import type { Metrics } from '../metrics.js';
+import type { Config } from '../common/config.js';
+import { acceptedRequestId, redactUrl, type Logger } from '../common/log.js';
+import type { Metrics } from '../common/metrics.js';
 import { randomUUID } from 'node:crypto';
-import { AppError, BadRequestError, errorBody, ForbiddenError, toAppError } from '../errors.js';
-import { TokenService } from '../api/token.service.js';
-import { tokenRefused } from '../api/token-refusal.js';
-import type { MapKeyPrincipal } from '../api/principal.js';
+import { AppError, BadRequestError, errorBody, ForbiddenError, toAppError } from '../common/errors.js';
+import { TokenService } from '../auth/token.service.js';
+import { tokenRefused } from '../auth/token-refusal.js';
+import type { MapKeyPrincipal } from '../http/principal.js';
 import type { MapAccess } from '../maps/map-access.js';
 import { parseEventId } from '../events/envelope.js';
 import { matchesFilter, parseEventFilter, type EventFilter } from '../events/event-filter.js';
@@ -140,7 +140,7 @@ export class StreamService {
     const header = TokenService.bearerOf(req.headers.authorization);
     const query = url.searchParams.get('token') ?? undefined;
     const token = header ?? (query && TokenService.isWellFormed(query) ? query : undefined);
-    // The same 401s as the API's map endpoints (src/api/token-refusal.ts), the token parameter included.
+    // The same 401s as the API's map endpoints (src/auth/token-refusal.ts), the token parameter included.
     if (!token) {
       const where = req.headers.authorization?.trim() ? 'header' : query ? 'query' : undefined;
       throw tokenRefused(['map_key'], where ? { as: 'malformed', where } : { as: 'none' });

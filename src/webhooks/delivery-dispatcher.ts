@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import { Alarm } from '../events/alarm.js';
 import type { ClaimedDelivery, DeliveryRepository, PlannedDelivery } from './delivery.repository.js';
 import { PlannedQueue } from './planned-queue.js';
@@ -60,7 +60,7 @@ export interface DeliveryDispatcherOptions {
 /**
  * Due deliveries → attempts, within the worker's and each subscription's concurrency (`SubscriptionSlots`).
  * Deliveries come leased from planning, from a lease by id of the rows planning queued without a slot,
- * or from a claim (`for update skip locked`: retries coming due, other workers' rows, rows left to
+ * or from a claim (candidates read without locks, leased by one update that checks them under the row lock: retries coming due, other workers' rows, rows left to
  * claims). Leased deliveries wait in `ready` for a slot; one whose lease would no longer outlast an
  * attempt, or whose subscription just failed, is given back.
  */

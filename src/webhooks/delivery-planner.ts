@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import type { EventConsumer } from '../events/transport/types.js';
 import type { EventEnvelope } from '../events/envelope.js';
 import { Alarm } from '../events/alarm.js';

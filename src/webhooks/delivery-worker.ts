@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.js';
-import type { SecretBox } from '../crypto.js';
-import type { Logger } from '../log.js';
+import type { SecretBox } from '../common/crypto.js';
+import type { Logger } from '../common/log.js';
 import type { EventConsumer } from '../events/transport/types.js';
 import type { WebhookSender } from './sender.js';
 import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository.js';
@@ -54,8 +54,8 @@ const DEFAULT_PROBE_WAITS_MS = [60_000, 300_000, 900_000, 1_800_000, 3_600_000, 
  *   in PostgreSQL, Redis or the in-process tail as the fast path) and queues one delivery per event and
  *   matching subscription (`webhook_deliveries`, unique per pair, so replays and other workers add
  *   nothing);
- * - the dispatcher (delivery-dispatcher.ts) leases due deliveries (`for update skip locked`, a lease per
- *   row) within the worker's and each subscription's concurrency (subscription-slots.ts) and starts
+ * - the dispatcher (delivery-dispatcher.ts) leases due deliveries (checked again under the row lock, a lease
+ *   per row) within the worker's and each subscription's concurrency (subscription-slots.ts) and starts
  *   their attempts;
  * - the recorder (outcome-recorder.ts) records each attempt's outcome, the attempt log and the
  *   subscription's state in batches.

@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import type { EventConsumer } from '../events/transport/types.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import { Alarm } from '../events/alarm.js';
 import { DEFAULT_RETRY_WAITS_MS, longestWaitMs, nextWaitMs } from './retry-schedule.js';
 import type { AttemptResult } from './sender.js';

@@ -1,13 +1,13 @@
 import { ulid } from 'ulid';
 import type { Db } from '../db/db.js';
-import type { SecretBox } from '../crypto.js';
-import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import type { MapKeyPrincipal } from '../api/principal.js';
+import type { SecretBox } from '../common/crypto.js';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../common/errors.js';
+import type { MapKeyPrincipal } from '../http/principal.js';
 import { MapAccess, type MapRef } from '../maps/map-access.js';
 import { UUID_RE } from '../db/sql.js';
 import { matchesFilter, parseEventFilter } from '../events/event-filter.js';
 import { parseEventId } from '../events/envelope.js';
-import { EventLogService } from '../events/events.service.js';
+import { EventLogService } from '../maps/event-log/event-log.service.js';
 import type { Resolve } from './url-guard.js';
 import { SubscriptionRepository, type SubscriptionRow } from './subscription.repository.js';
 import { DeliveryRepository, serializeEnvelope, type PlannedDelivery } from './delivery.repository.js';

@@ -1,6 +1,6 @@
 import type { Core } from '../core/core.js';
-import type { Role, RoleHandle } from '../roles/role.js';
-import { ROLE_INFO } from '../roles/catalog.js';
+import type { Role, RoleHandle } from '../core/role.js';
+import { ROLE_INFO } from '../core/role-catalog.js';
 import { dbOf } from '../db/db.js';
 import { WebhookSender } from '../webhooks/sender.js';
 import { DeliveryWorker } from '../webhooks/delivery-worker.js';

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/app.js';
 import { makeMap } from '../support/factories.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { MemoryEventPublisher, MemoryEventStore } from '../../src/events/transport/memory.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeCharacter, makeMap, makeSystem } from '../support/factories.js';
-import type { MapKeyPrincipal } from '../../src/api/principal.js';
+import type { MapKeyPrincipal } from '../../src/http/principal.js';
 
 const CAP = 2_147_483_647;
 const JITA = 30000142;

@@ -1,5 +1,5 @@
 /**
- * Rules every route shares (src/api/request-shape.ts, src/core/public-http.ts): a body's size per route
+ * Rules every route shares (src/http/request-shape.ts, src/core/public-http.ts): a body's size per route
  * and its nesting refused before it is parsed, bracket query names, names with invisible characters,
  * blank key names, `Expect` headers, and /metrics kept off the public port unless asked for.
  */

@@ -3,7 +3,7 @@
  * key; the picture (Cytoscape.js's nodes and edges, read through window.__mapintelLiveMap) matches the
  * REST answers, follows edits made through the API without a reload, loads again on `event: reset`,
  * shows a system's details on a click, says why a stream was refused, and draws a map of 500 systems
- * and 800 connections. It writes the screenshots the README shows (docs/images/, with UPDATE_SCREENSHOTS=1).
+ * and 800 connections. It writes the screenshots docs/operations.md shows (docs/images/, with UPDATE_SCREENSHOTS=1).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -13,10 +13,10 @@ import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeKill, makeMap } from '../support/factories.js';
 import { launchChromium } from '../support/chromium.js';
 import { openStream, type SseConnection } from '../support/sse.js';
-import { seedDemo } from '../../src/demo.js';
+import { seedDemo } from '../../src/cli/demo.js';
 import { expectPictureMatchesRest, openConsole, picture, seedLargeMap, type Picture } from './live-map-support.js';
 
-// The pictures the README shows are rewritten with UPDATE_SCREENSHOTS=1; a plain test run writes them
+// The pictures docs/operations.md shows are rewritten with UPDATE_SCREENSHOTS=1; a plain test run writes them
 // to .test-results/ (git-ignored), so that running the tests leaves the checkout as it was.
 const IMAGES = path.resolve(import.meta.dirname, process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/images' : '../../.test-results');
 const FAILURE_SCREENSHOT = '/tmp/live-map.png';

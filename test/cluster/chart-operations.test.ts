@@ -275,7 +275,7 @@ describe.skipIf(unavailable)('Helm chart: scaling, disruption, network policy, r
         '--set',
         `secrets.encryptionKey=${key}`,
       ]);
-    // The samples agree with the service's check (src/config.ts): Buffer.from(key, 'base64').length === 32.
+    // The samples agree with the service's check (src/common/config.ts): Buffer.from(key, 'base64').length === 32.
     const good = [KEY, KEY.slice(0, -1), 'abcdefghijklmnopqrstuvwxyz-_ABCDEFGHIJKLMNO'];
     const bad = ['short-key-value', `${KEY.slice(0, -1)}x`, `${KEY.slice(0, -2)}*=`, `${KEY.slice(0, -5)}=AAAA`, 'A'.repeat(64)];
     for (const k of good) {

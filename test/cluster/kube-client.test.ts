@@ -12,7 +12,7 @@ import { kubeUnavailable, TestCluster } from '../support/kube.js';
 import { eventually } from '../support/operator-harness.js';
 import { FIELD_MANAGER, KubeClient, USER_AGENT } from '../../src/operator/kube-client.js';
 import { Informer, LIST_PAGE_SIZE, type KubeObject } from '../../src/operator/informer.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 
 const unavailable = kubeUnavailable(['etcd', 'kube-apiserver', 'kubectl']);
 const quiet = createLogger('warn', { write: () => true } as unknown as Parameters<typeof createLogger>[1]);

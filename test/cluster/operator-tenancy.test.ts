@@ -18,8 +18,8 @@ import { EventRecorder } from '../../src/operator/event-recorder.js';
 import { operatorMetrics } from '../../src/operator/operator.metrics.js';
 import { WebhookSubscriptionController } from '../../src/operator/webhook-subscription.controller.js';
 import { DbMapFacts } from '../../src/operator/map-facts.js';
-import { createLogger } from '../../src/log.js';
-import { createMetrics } from '../../src/metrics.js';
+import { createLogger } from '../../src/common/log.js';
+import { createMetrics } from '../../src/common/metrics.js';
 
 const unavailable = kubeUnavailable(['etcd', 'kube-apiserver', 'kubectl', 'helm']);
 const URL = 'https://127.0.0.1:9/hook';

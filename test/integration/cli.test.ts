@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { TEST_DATABASE_URL, uniqueName } from '../support/db.js';
 import { CLI, runCli } from '../support/cli-process.js';
-import { nodeVersionProblem } from '../../src/node-version.js';
+import { nodeVersionProblem } from '../../src/cli/node-version.js';
 
 const schema = uniqueName('cli').toLowerCase();
 const env = {

@@ -17,8 +17,8 @@ import { memoryTransport } from '../support/transports.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
-import { createLogger } from '../../src/log.js';
-import { CLOSE_MIN_MS } from '../../src/shutdown.js';
+import { createLogger } from '../../src/common/log.js';
+import { CLOSE_MIN_MS } from '../../src/core/shutdown.js';
 import { eventually, waitFor } from '../support/wait.js';
 
 const QUERY_DEADLINE_MS = 1500;

@@ -8,7 +8,7 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { apiRole } from '../../src/api/api.role.js';
 import { dbOf } from '../../src/db/db.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 import { DeliveryRepository, type ClaimedDelivery, type PlannedDelivery } from '../../src/webhooks/delivery.repository.js';
 import { DeliveryPlanner, type PlanningSink } from '../../src/webhooks/delivery-planner.js';
 import { DeliveryDispatcher } from '../../src/webhooks/delivery-dispatcher.js';

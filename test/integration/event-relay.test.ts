@@ -13,7 +13,7 @@ import { EventRelay } from '../../src/events/relay.js';
 import { memoryTransport, redisTransport, type TestTransport } from '../support/transports.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 import { MapContentService } from '../../src/maps/map-content.service.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';

@@ -15,7 +15,7 @@ import { StreamKeys } from '../../src/events/transport/keys.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 import { waitFor } from '../support/wait.js';
 
 const log = createLogger('silent');

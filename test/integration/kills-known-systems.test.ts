@@ -12,8 +12,8 @@ import { dbOf, type Db } from '../../src/db/db.js';
 import { KillsService } from '../../src/maps/kills/kills.service.js';
 import type { KillInput } from '../../src/maps/kills/kills.dto.js';
 import { SolarSystemRepository } from '../../src/static-data/solar-system.repository.js';
-import type { MapKeyPrincipal } from '../../src/api/principal.js';
-import { AppError } from '../../src/errors.js';
+import type { MapKeyPrincipal } from '../../src/http/principal.js';
+import { AppError } from '../../src/common/errors.js';
 import { Outbox } from '../../src/events/outbox.js';
 
 class CountingSystems extends SolarSystemRepository {

@@ -10,8 +10,8 @@ import { initOrm, migrate, type Orm } from '../../src/db/orm.js';
 import { dbOf, type Db } from '../../src/db/db.js';
 import { DEFAULT_DATABASE_TIMEOUTS, pgConnectionOptions, type DatabaseTimeouts } from '../../src/db/pg-options.js';
 import { prepared, preparedName } from '../../src/db/prepared.js';
-import { loadConfig } from '../../src/config.js';
-import { toAppError } from '../../src/errors.js';
+import { loadConfig } from '../../src/common/config.js';
+import { toAppError } from '../../src/common/errors.js';
 import { TEST_DATABASE_URL, uniqueName } from '../support/db.js';
 
 const schema = uniqueName('pgopt').toLowerCase();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { uniqueName } from '../support/db.js';
 import { importFixture, makeMap } from '../support/factories.js';
-import { generateToken, hashToken } from '../../src/crypto.js';
+import { generateToken, hashToken } from '../../src/common/crypto.js';
 
 const LIMIT = 5;
 const JSON_CT = { 'content-type': 'application/json' };

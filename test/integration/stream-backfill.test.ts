@@ -8,13 +8,13 @@ import { createTestDb, deleteRedisPrefix, TEST_REDIS_CLUSTER, TEST_REDIS_URL, un
 import { EventLayer } from '../../src/events/event-layer.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
-import { EventLogService } from '../../src/events/events.service.js';
+import { EventLogService } from '../../src/maps/event-log/event-log.service.js';
 import { RedisConnections } from '../../src/core/redis.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
 import { backfill } from '../../src/stream/backfill.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 import { ulid } from 'ulid';
 
 const log = createLogger('silent');

@@ -12,7 +12,7 @@ import { waitFor } from '../support/wait.js';
 import { MemoryStreamCaps, type Admission, type CapLimits, type CapTiming, type StreamCaps } from '../../src/stream/stream-caps.js';
 import { capKeys, countedConnections, RedisStreamCaps } from '../../src/stream/stream-caps.redis.js';
 import { connectRedis, type Redis } from '../../src/core/redis.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 
 const prefixes: string[] = [];
 const clients: Redis[] = [];

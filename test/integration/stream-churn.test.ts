@@ -34,7 +34,7 @@ import { apiRole } from '../../src/api/api.role.js';
 import { connectRedis, type Redis } from '../../src/core/redis.js';
 import { madeUpEventsOf } from '../support/event-catalog.js';
 import { countedConnections } from '../../src/stream/stream-caps.redis.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 
 const CHURN_MS = Number(process.env.STREAM_CHURN_SECONDS ?? 30) * 1000;
 const PER_MAP = 50;

@@ -10,8 +10,8 @@ import { startTestServer, ADMIN_TOKEN, type TestServer } from '../support/app.js
 import { makeMap } from '../support/factories.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { dbOf } from '../../src/db/db.js';
-import { TokenService } from '../../src/api/token.service.js';
-import { createLogger } from '../../src/log.js';
+import { TokenService } from '../../src/auth/token.service.js';
+import { createLogger } from '../../src/common/log.js';
 import { RevocationSweep, type SweptStream } from '../../src/stream/revocation-sweep.js';
 
 let t: TestServer;

@@ -12,7 +12,7 @@ import { subscribe, toggleWebhooks, webhookServer } from '../support/webhooks.js
 import { apiRole } from '../../src/api/api.role.js';
 import { dbOf } from '../../src/db/db.js';
 import type { Core } from '../../src/core/core.js';
-import type { Role } from '../../src/roles/role.js';
+import type { Role } from '../../src/core/role.js';
 import type { EventConsumer } from '../../src/events/transport/types.js';
 import { WEBHOOK_CONSUMER, workerRole, type WorkerHandle } from '../../src/worker/worker.role.js';
 

@@ -3,17 +3,17 @@
  * machine's PostgreSQL (one schema per test file) and, when asked, Redis (one key prefix per file).
  */
 import { Writable } from 'node:stream';
-import { loadConfig, type Config } from '../../src/config.js';
-import { serve, type Serving } from '../../src/main.js';
+import { loadConfig, type Config } from '../../src/common/config.js';
+import { serve, type Serving } from '../../src/cli/serve.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { streamRole } from '../../src/stream/stream.role.js';
 import type { Orm } from '../../src/db/orm.js';
 import type { ApiServices } from '../../src/api/services.js';
 import type { Redis } from '../../src/core/redis.js';
-import type { SecretBox } from '../../src/crypto.js';
-import type { Metrics } from '../../src/metrics.js';
-import { createLogger } from '../../src/log.js';
-import type { Role } from '../../src/roles/role.js';
+import type { SecretBox } from '../../src/common/crypto.js';
+import type { Metrics } from '../../src/common/metrics.js';
+import { createLogger } from '../../src/common/log.js';
+import type { Role } from '../../src/core/role.js';
 
 import { deleteRedisPrefix, dropSchema, prepareTestDatabase, testDatabaseEnv, TEST_REDIS_ENV, TEST_REDIS_URL, uniqueName } from './db.js';
 import { checkEnvelope } from './event-catalog.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACL_ROLES, aclName, checkRole, memberType, newMemberId } from '../../src/acls/acl.rules.js';
-import { ValidationError } from '../../src/errors.js';
+import { ValidationError } from '../../src/common/errors.js';
 
 function detailsOf(fn: () => unknown): { field: string; message: string }[] {
   try {

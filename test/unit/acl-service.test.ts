@@ -10,8 +10,8 @@ import type { AclMemberRepository, AclRepository } from '../../src/acls/acl.repo
 import type { CharacterRepository, StoredCharacter } from '../../src/characters/character.repository.js';
 import type { Db } from '../../src/db/db.js';
 import type { OutboxEvent } from '../../src/events/catalog.js';
-import type { SecretBox } from '../../src/crypto.js';
-import { AppError } from '../../src/errors.js';
+import type { SecretBox } from '../../src/common/crypto.js';
+import { AppError } from '../../src/common/errors.js';
 
 /** A Db whose transactions just run their body (the fakes hold the state). */
 const fakeDb: Db = {

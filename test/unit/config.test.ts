@@ -1,11 +1,11 @@
 /**
- * The typed configuration: docs/configuration.md documents exactly the settings of src/config.ts, and
+ * The typed configuration: docs/configuration.md documents exactly the settings of src/common/config.ts, and
  * loadConfig parses, bounds and validates them, reporting every problem at once.
  */
 import { describe, expect, it } from 'vitest';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, loadConfig, loadDemoConfig, SETTINGS } from '../../src/config.js';
+import { ConfigError, loadConfig, loadDemoConfig, SETTINGS } from '../../src/common/config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOCS = path.join(ROOT, 'docs/configuration.md');
@@ -49,7 +49,7 @@ function problemsOf(env: Record<string, string>): string[] {
 const KEY_32 = Buffer.alloc(32, 9).toString('base64');
 
 describe('docs/configuration.md', () => {
-  it('lists exactly the settings of src/config.ts, with the same defaults and units', async () => {
+  it('lists exactly the settings of src/common/config.ts, with the same defaults and units', async () => {
     const rows = parseSettingsTable(await readFile(DOCS, 'utf8'));
     const documented = rows.map((r) => r.name);
     expect(new Set(documented).size, 'a setting is listed twice').toBe(documented.length);
@@ -86,7 +86,7 @@ describe('SETTINGS', () => {
       for (const entry of await readdir(dir, { withFileTypes: true })) {
         const file = path.join(dir, entry.name);
         if (entry.isDirectory()) await walk(file);
-        else if (/\.ts$/.test(entry.name) && path.relative(ROOT, file) !== path.join('src', 'config.ts')) {
+        else if (/\.ts$/.test(entry.name) && path.relative(ROOT, file) !== path.join('src', 'common', 'config.ts')) {
           if (/process\.env\b/.test(await readFile(file, 'utf8'))) offenders.push(path.relative(ROOT, file));
         }
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDateTime } from '../../src/api/date-time.js';
+import { parseDateTime } from '../../src/http/date-time.js';
 
 describe('parseDateTime', () => {
   it('answers the instant in UTC, applying the offset and keeping milliseconds (later digits dropped)', () => {

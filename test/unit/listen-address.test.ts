@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listenAddress } from '../../src/listen-address.js';
+import { listenAddress } from '../../src/common/listen-address.js';
 
 describe('listenAddress', () => {
   it('gives the bound address and a URL this machine reaches, IPv6 in brackets', () => {

@@ -26,4 +26,19 @@ describe('Makefile', () => {
     expect(make('-q', 'build').status).toBe(0);
     expect(make('build').stdout).toContain("Nothing to be done for 'build'");
   }, 300_000);
+
+  it('declares as .PHONY only targets it has', () => {
+    const text = readFileSync('Makefile', 'utf8');
+    const targets = new Set([...text.matchAll(/^([A-Za-z0-9_.-]+):/gm)].map((m) => m[1]));
+    const phony = /^\.PHONY:(.*)$/m.exec(text)![1]!.trim().split(/\s+/);
+    expect(phony.filter((name) => !targets.has(name))).toEqual([]);
+  });
+
+  it('make check runs the static checks only: formatting, lint, types, import circles, layers; no test tier', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+    expect(/^check: install\b/m.test(readFileSync('Makefile', 'utf8'))).toBe(true);
+    const steps = pkg.scripts.check!.split('&&').map((s) => s.trim());
+    expect(steps).toEqual(['npm run format:check', 'npm run lint', 'npm run typecheck', 'npm run cycles', 'npm run layers']);
+    expect(pkg.scripts.layers).toBe('vitest run --project static');
+  });
 });

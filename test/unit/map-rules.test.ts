@@ -1,6 +1,6 @@
 /** The rules of map content that need no database: systems, connections, signature batches, kills, activity. */
 import { describe, expect, it } from 'vitest';
-import { ValidationError, AppError } from '../../src/errors.js';
+import { ValidationError, AppError } from '../../src/common/errors.js';
 import { refuseRepeatedSystems, SYSTEM_STATUS_NAMES, systemValues } from '../../src/maps/systems/systems.rules.js';
 import { connectionIdOf, connectionValues, normaliseWormholeType, refuseLoop } from '../../src/maps/connections/connections.rules.js';
 import { changedSignatureFields, linkedSystems, normaliseBatch, signatureIdOf } from '../../src/maps/signatures/signatures.rules.js';

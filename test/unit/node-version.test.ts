@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nodeVersionProblem } from '../../src/node-version.js';
+import { readFileSync } from 'node:fs';
+import { MIN_NODE_VERSION, nodeVersionProblem } from '../../src/cli/node-version.js';
 
 describe('nodeVersionProblem', () => {
   it('accepts Node.js 22.17 and newer', () => {
@@ -14,5 +15,12 @@ describe('nodeVersionProblem', () => {
       expect(line).toContain('`make build` provisions Node 24 into .node/');
       expect(line).not.toContain('\n');
     }
+  });
+
+  it('checks the bound package.json declares in engines, and the Makefile provisions Node 24 below it', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } };
+    expect(pkg.engines.node).toBe(`>=${MIN_NODE_VERSION}.0`);
+    const [major, minor] = MIN_NODE_VERSION.split('.');
+    expect(readFileSync('Makefile', 'utf8')).toContain(`a>${major}||(a===${major}&&b>=${minor})`);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Derivations of the static system data (decisions §9). Every input value below is copied from the real
- * data in ../shared/data/eve-static (SDE 3171578 and the wanderer JSONs), and so is every expectation.
+ * data of the public source (SDE 3171578 and the wanderer JSONs), and so is every expectation.
  */
 import { describe, expect, it } from 'vitest';
 import {

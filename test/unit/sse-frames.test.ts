@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectedFrame, eventFrame, KEEPALIVE_FRAME, resetFrame, retryFrame } from '../../src/stream/sse-frames.js';
 import { matchesFilter, parseEventFilter } from '../../src/events/event-filter.js';
-import { ValidationError } from '../../src/errors.js';
+import { ValidationError } from '../../src/common/errors.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
 
 const envelope: EventEnvelope = {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { RedisStreamCaps } from '../../src/stream/stream-caps.redis.js';
 import type { Redis } from '../../src/core/redis.js';
-import { AppError } from '../../src/errors.js';
+import { AppError } from '../../src/common/errors.js';
 
 describe('RedisStreamCaps admission deadline', () => {
   it('answers 503 dependency_unavailable when Redis does not answer within 5 s, and frees the local slot', async () => {

@@ -1,18 +1,18 @@
 /**
- * The message of a 401 (src/api/token-refusal.ts): the reference server's words first, then the token
+ * The message of a 401 (src/auth/token-refusal.ts): the reference server's words first, then the token
  * the endpoint takes and what was given instead, never the token itself; and the OpenAPI examples are
  * messages the service really sends.
  */
 import { describe, expect, it } from 'vitest';
-import { tokenRefused, type Presented } from '../../src/api/token-refusal.js';
-import type { Principal } from '../../src/api/principal.js';
+import { tokenRefused, type Presented } from '../../src/auth/token-refusal.js';
+import type { Principal } from '../../src/http/principal.js';
 import {
   ACL_KEY_UNAUTHORIZED_EXAMPLE,
   ADMIN_UNAUTHORIZED_EXAMPLE,
   ANY_KEY_UNAUTHORIZED_EXAMPLE,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
-} from '../../src/api/error-examples.js';
-import { errorBody } from '../../src/errors.js';
+} from '../../src/http/error-examples.js';
+import { errorBody } from '../../src/common/errors.js';
 
 const MAP_KEY = `mik_${'M'.repeat(43)}`;
 const ACL_KEY = `acl_${'A'.repeat(43)}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validationDetails } from '../../src/api/validation-details.js';
+import { validationDetails } from '../../src/http/validation-details.js';
 
 const UNION = 'Could not match the union against any of the items. Issues: ';
 const union = (alternatives: Record<string, { message: string }>[]) => ({ message: `${UNION}${JSON.stringify(alternatives)}` });

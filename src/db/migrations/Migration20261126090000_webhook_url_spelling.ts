@@ -1,5 +1,24 @@
 import { Migration } from '@mikro-orm/migrations';
-import { canonicalUrl } from '../../webhooks/url-guard.js';
+
+/**
+ * The spelling of webhooks/url-guard.ts's `canonicalUrl` when this migration was written, frozen here: an
+ * applied migration must not change when that function does.
+ */
+function canonicalUrl(text: string): string {
+  const trimmed = text.trim();
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return trimmed;
+  }
+  if (UNSAFE_CHARACTERS.test(trimmed)) return trimmed;
+  url.hash = '';
+  return url.href;
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const UNSAFE_CHARACTERS = /[\u0000-\u0020\u007f-\u009f]/;
 
 /**
  * Webhook URLs are stored in one spelling (`canonicalUrl`: as the URL parser writes them, without the

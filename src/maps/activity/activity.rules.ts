@@ -1,5 +1,5 @@
 /** Rules of activity increments that need no database. */
-import { ValidationError } from '../../errors.js';
+import { ValidationError } from '../../common/errors.js';
 import type { CharacterActivityRequest } from './activity.dto.js';
 import type { ActivityIncrement } from './activity.repository.js';
 

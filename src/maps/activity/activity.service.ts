@@ -1,5 +1,5 @@
 import type { Db } from '../../db/db.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
 import { CharacterRepository } from '../../characters/character.repository.js';
 import { MapAccess, type MapReference } from '../map-access.js';
 import { actorEveId } from '../edit-support.js';

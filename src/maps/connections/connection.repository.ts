@@ -1,6 +1,6 @@
 import type { Db } from '../../db/db.js';
 import { tsMicro } from '../../db/sql.js';
-import { ConflictError } from '../../errors.js';
+import { ConflictError } from '../../common/errors.js';
 import type { ConnectionRow } from '../event-payloads.js';
 import { placeholders, setClause } from '../edit-support.js';
 import type { ConnectionDto } from './connections.dto.js';

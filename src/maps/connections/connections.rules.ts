@@ -1,5 +1,5 @@
 /** Rules of connection writes that need no database. */
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../common/errors.js';
 import { UUID_RE } from '../../db/sql.js';
 
 /** Editable connection fields, in the order `changed` lists them. */

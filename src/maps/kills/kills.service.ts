@@ -1,13 +1,13 @@
 import type { Db } from '../../db/db.js';
 import type { Outbox } from '../../events/outbox.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
 import { SolarSystemRepository } from '../../static-data/solar-system.repository.js';
 import { MapAccess, type MapReference } from '../map-access.js';
 import { mapKillEvent } from '../event-payloads.js';
 import { solarSystemsNotFound } from '../edit-support.js';
 import type { KillImportResultDto, KillInput } from './kills.dto.js';
 import { killsOfBody, killTimeProblem, toNewKill, uniqueKills } from './kills.rules.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../common/errors.js';
 import { KillRepository, type NewKill } from './kill.repository.js';
 
 /** Solar system ids a KillsService remembers at most (the static data has about 8,500). */

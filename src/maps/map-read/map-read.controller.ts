@@ -1,8 +1,9 @@
-import type { DataResponse, TrackedCharacterDto } from '../map.dto.js';
+import type { TrackedCharacterDto } from '../map.dto.js';
+import type { DataResponse } from '../../http/data-response.js';
 import { Controller, Get, Query, Request, Response, Route, Security, Tags, Header, SuccessResponse } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf } from '../../api/deps.js';
-import type { ErrorResponse } from '../../api/error.dto.js';
+import { principalOf } from '../../http/principal.js';
+import type { ErrorResponse } from '../../http/error.dto.js';
 import {
   DEPENDENCY_UNAVAILABLE_EXAMPLE,
   MAP_IDENTIFIER_REQUIRED_EXAMPLE,
@@ -10,7 +11,7 @@ import {
   RATE_LIMITED_EXAMPLE,
   MAP_KEY_UNAUTHORIZED_DESCRIPTION,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
-} from '../../api/error-examples.js';
+} from '../../http/error-examples.js';
 import type { SystemsService } from '../systems/systems.service.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
 import type { TrackingService } from '../tracking/tracking.service.js';
@@ -22,6 +23,7 @@ import type { SystemKillsDto } from '../kills/kills.dto.js';
 import type { StructureTimerDto } from '../structures/structures.dto.js';
 import type { SystemDto } from '../systems/systems.dto.js';
 import type { UserCharactersDto } from '../tracking/tracking.dto.js';
+import type { CachedReadHeaders } from '../../http/cache-headers.js';
 
 /**
  * Map data (spec 4.1). Every endpoint needs a map key and the map selector: `map_id` (UUID) and/or
@@ -54,17 +56,8 @@ export class MapReadController extends Controller {
    * @param all When true, hidden systems are included.
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('systems')
   public async getSystems(
     @Request() req: ExRequest,
@@ -87,17 +80,8 @@ export class MapReadController extends Controller {
    * @param slug Map slug; give `map_id` or `slug`.
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('system')
   @Response<ErrorResponse>(404, 'Unknown map, or the system is not on the map', { error: 'System not found', code: 'system_not_found' })
   public async getSystem(
@@ -117,17 +101,8 @@ export class MapReadController extends Controller {
    * @param slug Map slug; give `map_id` or `slug`.
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('connections')
   public async getConnections(
     @Request() req: ExRequest,
@@ -145,17 +120,8 @@ export class MapReadController extends Controller {
    * @param slug Map slug; give `map_id` or `slug`.
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('characters')
   public async getCharacters(
     @Request() req: ExRequest,
@@ -178,17 +144,8 @@ export class MapReadController extends Controller {
    * @maximum hours 8760
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('systems-kills')
   public async getSystemsKills(
     @Request() req: ExRequest,
@@ -211,17 +168,8 @@ export class MapReadController extends Controller {
    * @maximum days 3650
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('character-activity')
   public async getCharacterActivity(
     @Request() req: ExRequest,
@@ -240,17 +188,8 @@ export class MapReadController extends Controller {
    * @param slug Map slug; give `map_id` or `slug`.
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('user_characters')
   public async getUserCharacters(
     @Request() req: ExRequest,
@@ -269,17 +208,8 @@ export class MapReadController extends Controller {
    * @param system_id Only timers of this map system (record id).
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('structure-timers')
   public async getStructureTimers(
     @Request() req: ExRequest,

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/db.js';
 import { tsMicro } from '../../db/sql.js';
-import type { AclListItemDto } from '../../acls/acl.dto.js';
+import type { AclListItemDto } from './map-read.dto.js';
 
 /** Reads of the `/api/map/*` family that belong to no map resource of their own. */
 export class MapReadRepository {

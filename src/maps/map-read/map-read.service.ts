@@ -1,6 +1,6 @@
 import type { Db } from '../../db/db.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
-import type { AclListItemDto } from '../../acls/acl.dto.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
+import type { AclListItemDto } from './map-read.dto.js';
 import { CharacterRepository } from '../../characters/character.repository.js';
 import { MapAccess, type MapSelector } from '../map-access.js';
 import { SystemRepository } from '../systems/system.repository.js';

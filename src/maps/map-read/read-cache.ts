@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/db.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
 import { checkPath, checkSelector, type MapRef, type MapReference } from '../map-access.js';
 import { MapRefRepository } from '../map.repository.js';
 

@@ -1,5 +1,5 @@
 /** Rules of signature writes that need no database. */
-import { NotFoundError, ValidationError, type ErrorDetail } from '../../errors.js';
+import { NotFoundError, ValidationError, type ErrorDetail } from '../../common/errors.js';
 import type { SignatureInput } from './signatures.dto.js';
 
 export const SIGNATURE_ID_RE = /^[A-Za-z]{3}-[0-9]{3}$/;

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/db.js';
 import type { Outbox, OutboxEvent } from '../../events/outbox.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
-import { NotFoundError } from '../../errors.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
+import { NotFoundError } from '../../common/errors.js';
 import { MapAccess, type MapReference } from '../map-access.js';
 import { MapRefRepository } from '../map.repository.js';
 import { signatureAddedEvent, signatureRemovedEvent, signaturesUpdatedEvent } from '../event-payloads.js';

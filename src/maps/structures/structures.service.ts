@@ -1,6 +1,6 @@
 import type { Db } from '../../db/db.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
-import { BadRequestError, NotFoundError } from '../../errors.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
+import { BadRequestError, NotFoundError } from '../../common/errors.js';
 import { UUID_RE } from '../../db/sql.js';
 import { MapAccess, type MapReference } from '../map-access.js';
 import { MapRefRepository } from '../map.repository.js';

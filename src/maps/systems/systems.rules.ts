@@ -1,5 +1,5 @@
 /** Rules of system writes that need no database: field normalisation and batch checks. */
-import { ValidationError, type ErrorDetail } from '../../errors.js';
+import { ValidationError, type ErrorDetail } from '../../common/errors.js';
 import type { SystemFieldsInput, SystemStatusName } from './systems.dto.js';
 
 /** Status names in code order (decisions §3). */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/db.js';
 import type { Outbox, OutboxEvent } from '../../events/outbox.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
-import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../errors.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
+import { AppError, ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../common/errors.js';
 import { SolarSystemRepository } from '../../static-data/solar-system.repository.js';
 import { MapAccess, type MapReference } from '../map-access.js';
 import { MapRefRepository } from '../map.repository.js';

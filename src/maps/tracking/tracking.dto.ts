@@ -3,7 +3,7 @@
  * and types are the public contract; request fields carry their validation (tsoa JSDoc annotations), so
  * the OpenAPI document and the 400 `validation_failed` answers agree. Enumerations: decisions §3.
  */
-import type { CharacterDto } from '../map.dto.js';
+import type { CharacterDto } from '../../characters/character.dto.js';
 
 /** The characters of one user tracked on the map. */
 export interface UserCharactersDto {

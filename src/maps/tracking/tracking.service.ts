@@ -1,7 +1,7 @@
 import type { Db } from '../../db/db.js';
 import type { Outbox } from '../../events/outbox.js';
 import { changeTracking } from './tracking-changes.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
 import { CharacterRepository } from '../../characters/character.repository.js';
 import { MapAccess, type MapReference } from '../map-access.js';
 import type { TrackedCharacterDto } from '../map.dto.js';

@@ -1,6 +1,6 @@
-import type { Logger } from './log.js';
-import { dropDatabaseConnections } from './db/pg-options.js';
-import { DeadlineExceededError, withDeadline } from './deadline.js';
+import type { Logger } from '../common/log.js';
+import { dropDatabaseConnections } from '../db/pg-options.js';
+import { DeadlineExceededError, withDeadline } from '../common/deadline.js';
 
 /** Closing gets at least this long, even when draining used the whole shutdown window. */
 export const CLOSE_MIN_MS = 1000;

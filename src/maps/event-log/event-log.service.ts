@@ -1,9 +1,9 @@
-import { tsMicro } from '../db/sql.js';
-import type { Db } from '../db/db.js';
-import type { MapKeyPrincipal } from '../api/principal.js';
-import { MapAccess } from '../maps/map-access.js';
-import type { EventEnvelope } from './envelope.js';
-import type { EventType } from './outbox.js';
+import { tsMicro } from '../../db/sql.js';
+import type { Db } from '../../db/db.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
+import { MapAccess } from '../map-access.js';
+import type { EventEnvelope } from '../../events/envelope.js';
+import type { EventType } from '../../events/outbox.js';
 
 /** The event log in PostgreSQL, for polling clients and for resync after a stream reset. */
 export class EventLogService {

@@ -1,8 +1,8 @@
-import { ConfigError } from './config.js';
-import { EmbeddedPostgresError } from './db/embedded.js';
-import { PendingMigrationsError } from './core/core.js';
-import { RoleSelectionError } from './roles/registry.js';
-import { RedisModeError } from './core/redis.js';
+import { ConfigError } from '../common/config.js';
+import { EmbeddedPostgresError } from '../db/embedded.js';
+import { PendingMigrationsError } from '../core/core.js';
+import { RoleSelectionError } from '../roles/registry.js';
+import { RedisModeError } from '../core/redis.js';
 
 /** How a failed command ends: one line with the cause, maybe a hint, and an exit code. */
 export interface Failure {

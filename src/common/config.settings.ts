@@ -1,6 +1,6 @@
 /**
  * Every setting of the service, declared once: name, meaning, default (as the docs write it) and unit.
- * src/config.ts reads them; docs/configuration.md lists the same table and a test keeps the two in step.
+ * src/common/config.ts reads them; docs/configuration.md lists the same table and a test keeps the two in step.
  */
 
 export interface Setting {

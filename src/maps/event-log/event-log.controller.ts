@@ -1,11 +1,11 @@
 import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf } from '../api/deps.js';
-import type { EventLogService } from './events.service.js';
-import type { ErrorResponse } from '../api/error.dto.js';
-import { MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE } from '../api/error-examples.js';
-import { BadRequestError } from '../errors.js';
-import { parseEventId, type EventEnvelope } from './envelope.js';
+import { principalOf } from '../../http/principal.js';
+import type { EventLogService } from './event-log.service.js';
+import type { ErrorResponse } from '../../http/error.dto.js';
+import { MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE } from '../../http/error-examples.js';
+import { BadRequestError } from '../../common/errors.js';
+import { parseEventId, type EventEnvelope } from '../../events/envelope.js';
 
 export interface EventLogResponse {
   /** Events oldest first; their ids are strictly increasing. */

@@ -11,7 +11,7 @@
  *   (`must be a string or null`).
  */
 import type { FieldErrors } from '@tsoa/runtime';
-import type { ErrorDetail } from '../errors.js';
+import type { ErrorDetail } from '../common/errors.js';
 
 const UNION = 'Could not match the union against any of the items. Issues: ';
 const EXCESS = / is an excess property and therefore is not allowed$/;

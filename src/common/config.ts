@@ -1,6 +1,6 @@
 /**
  * The one typed configuration module. Nothing else reads `process.env`.
- * Every setting is declared once in SETTINGS (src/config.settings.ts: name, meaning, default, unit);
+ * Every setting is declared once in SETTINGS (src/common/config.settings.ts: name, meaning, default, unit);
  * docs/configuration.md lists the same table and a test keeps the two in step.
  */
 

@@ -9,9 +9,9 @@
  * map's key read the same, and a made-up `acl_…` reads as a real ACL key does. "Revoked" is only ever
  * said to someone holding a key that once was valid (keys are 32 random bytes: none is guessed).
  */
-import { BEARER_TOKEN_CHARACTERS } from '../crypto.js';
-import { UNAUTHORIZED_MESSAGE, UnauthorizedError } from '../errors.js';
-import type { Principal } from './principal.js';
+import { BEARER_TOKEN_CHARACTERS } from '../common/crypto.js';
+import { UNAUTHORIZED_MESSAGE, UnauthorizedError } from '../common/errors.js';
+import type { Principal } from '../http/principal.js';
 import type { Identity } from './token.service.js';
 
 type Kind = Principal['kind'];
@@ -25,7 +25,7 @@ export type Presented =
 
 const NAMES: Record<Kind, string> = { map_key: 'a map API key', acl_key: 'an ACL API key', admin: 'the admin token' };
 
-/** The prefix of each kind's generated tokens (src/crypto.ts generateToken). */
+/** The prefix of each kind's generated tokens (src/common/crypto.ts generateToken). */
 const PREFIXES: [string, Kind][] = [
   ['mik_', 'map_key'],
   ['acl_', 'acl_key'],

@@ -1,10 +1,9 @@
 import type { Db } from '../db/db.js';
 import type { Counter } from 'prom-client';
-import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../crypto.js';
-import type { KeyProfile } from './key-profile.js';
-import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from './principal.js';
+import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../common/crypto.js';
+import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from '../http/principal.js';
 import { KeyDirectory } from './key-directory.js';
-import { MapKeyRepository } from '../admin/admin.repository.js';
+import { MapKeyRepository } from './map-key.repository.js';
 
 const MAP_KEYS = new MapKeyRepository();
 
@@ -56,7 +55,7 @@ type KeyPrincipal = MapKeyPrincipal | AclKeyPrincipal;
 
 /**
  * Whoever a token belongs to, or null; `revoked` when it is a map key that was revoked (the one
- * thing about a refused token its 401 tells: src/api/token-refusal.ts).
+ * thing about a refused token its 401 tells: src/auth/token-refusal.ts).
  */
 export interface Identity {
   principal: Principal | null;
@@ -126,7 +125,7 @@ export class TokenService {
   }
 
   /**
-   * Whether a token may be a key, from the process's directory of key hashes (src/api/key-directory.ts)
+   * Whether a token may be a key, from the process's directory of key hashes (src/auth/key-directory.ts)
    * instead of a lookup of its own: what the rate limiter asks once an address has spent its lookups.
    */
   async mayBeKey(token: string, hash?: string): Promise<boolean> {
@@ -166,14 +165,7 @@ export class TokenService {
     this.lookups?.inc();
     let found: KeyPrincipal | 'unknown' | 'revoked' = 'unknown';
     // Revoked keys too (key_hash is unique): a valid key still costs this one query, a revoked one no more.
-    const mk = await this.db.one<{
-      id: string;
-      map_id: string;
-      character_id: string;
-      key_hash: string;
-      stream_profile: KeyProfile;
-      revoked: boolean;
-    }>('select id, map_id, character_id, key_hash, stream_profile, revoked_at is not null as revoked from map_api_keys where key_hash = ?', [hash]);
+    const mk = await MAP_KEYS.byHash(this.db, hash);
     if (mk && safeEqual(mk.key_hash, hash)) {
       found = mk.revoked ? 'revoked' : { kind: 'map_key', keyId: mk.id, mapId: mk.map_id, characterId: mk.character_id, profile: mk.stream_profile };
     } else {

@@ -3,7 +3,7 @@
  * parsed (its size per route, its nesting), which query parameter names are taken, and which
  * characters a name may hold. Applied by src/app.ts before a route sees the request.
  */
-import type { ErrorDetail } from '../errors.js';
+import type { ErrorDetail } from '../common/errors.js';
 
 /** Containers (arrays and objects) a value may sit inside; a value nested deeper is refused. */
 export const MAX_NESTING = 32;

@@ -1,12 +1,12 @@
-import type { Config } from './config.js';
-import type { Logger } from './log.js';
-import { buildCore, type Core } from './core/core.js';
-import type { Role, RoleHandle } from './roles/role.js';
-import { DEFAULT_ROLES } from './roles/registry.js';
-import { startOpsServer, type OpsServer } from './ops/ops.server.js';
-import type { ApiHandle } from './api/api.role.js';
-import { ROLE_INFO } from './roles/catalog.js';
-import { closeWithin } from './shutdown.js';
+import type { Config } from '../common/config.js';
+import type { Logger } from '../common/log.js';
+import { buildCore, type Core } from '../core/core.js';
+import type { Role, RoleHandle } from '../core/role.js';
+import { DEFAULT_ROLES } from '../roles/registry.js';
+import { startOpsServer, type OpsServer } from '../ops/ops.server.js';
+import type { ApiHandle } from '../api/api.role.js';
+import { ROLE_INFO } from '../core/role-catalog.js';
+import { closeWithin } from '../core/shutdown.js';
 
 /** A running `mapintel serve`: the core, its roles and the ops port. */
 export interface Serving {

@@ -1,7 +1,7 @@
 /** `mapintel admin …`: operator bootstrap over the database alone, one function per command group. */
 import { Option, type Command } from 'commander';
-import type { KeyProfile } from './api/key-profile.js';
-import { print, withAdmin } from './cli-support.js';
+import type { KeyProfile } from '../http/key-profile.js';
+import { print, withAdmin } from './support.js';
 
 export function addAdminCommands(program: Command): void {
   const admin = program.command('admin').description('operator bootstrap: users, characters, maps, map keys, tracking (same rules as /api/admin)');

@@ -1,9 +1,9 @@
 /** What the commands of `mapintel` share: settings, loggers, a database-only core, output. */
-import { loadConfig, type Config } from './config.js';
-import { buildCore, type Core } from './core/core.js';
-import { createLogger } from './log.js';
-import type { AdminService } from './admin/admin.service.js';
-import { dbOf } from './db/db.js';
+import { loadConfig, type Config } from '../common/config.js';
+import { buildCore, type Core } from '../core/core.js';
+import { createLogger } from '../common/log.js';
+import type { AdminService } from '../admin/admin.service.js';
+import { dbOf } from '../db/db.js';
 
 export function config(): Config {
   return loadConfig();
@@ -40,7 +40,7 @@ export async function withDatabase<T>(fn: (core: Core) => Promise<T>): Promise<T
 
 /** The admin commands' service, over the database alone (key caches live in server processes). */
 export async function withAdmin<T>(fn: (admin: AdminService) => Promise<T>): Promise<T> {
-  const { AdminService } = await import('./admin/admin.service.js');
+  const { AdminService } = await import('../admin/admin.service.js');
   return withDatabase((core) => fn(new AdminService(dbOf(core.db.orm), core.outbox)));
 }
 

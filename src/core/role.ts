@@ -1,5 +1,5 @@
-import type { Core } from '../core/core.js';
-import type { ReadinessCheck } from '../core/readiness.js';
+import type { Core } from './core.js';
+import type { ReadinessCheck } from './readiness.js';
 
 /** What a started role hands back to the process. */
 export interface RoleHandle {

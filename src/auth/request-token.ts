@@ -1,7 +1,7 @@
 import type { Request as ExRequest } from 'express';
-import { hashToken } from '../crypto.js';
-import type { UnauthorizedError } from '../errors.js';
-import type { Principal } from './principal.js';
+import { hashToken } from '../common/crypto.js';
+import type { UnauthorizedError } from '../common/errors.js';
+import type { Principal } from '../http/principal.js';
 import { tokenRefused } from './token-refusal.js';
 import { TokenService, type Identity } from './token.service.js';
 
@@ -59,7 +59,7 @@ export function requestIdentity(req: ExRequest, tokens: TokenService): Promise<I
 
 /**
  * The 401 for a request an endpoint that takes `accepts` refuses: says which token the endpoint
- * takes, and what the request gave instead as far as that may be told (src/api/token-refusal.ts).
+ * takes, and what the request gave instead as far as that may be told (src/auth/token-refusal.ts).
  * `identity` is the request's, when its token was resolved.
  */
 export function requestRefused(req: ExRequest, accepts: readonly Principal['kind'][], identity?: Identity): UnauthorizedError {

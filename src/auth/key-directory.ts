@@ -1,4 +1,5 @@
 import type { Db } from '../db/db.js';
+import { MapKeyRepository } from './map-key.repository.js';
 
 /** Hex characters of a key's sha256 kept per key: 64 bits, so a made-up token matches one by chance about never. */
 const PREFIX_LENGTH = 16;
@@ -25,6 +26,8 @@ export class KeyDirectory {
   /** The database clock at the last refresh's start (ms), the lower bound of the next incremental read. */
   private since: number | undefined;
   private pending: Promise<void> | undefined;
+
+  private readonly mapKeys = new MapKeyRepository();
 
   constructor(private readonly db: Db) {}
 
@@ -58,16 +61,15 @@ export class KeyDirectory {
 
   private async read(full: boolean): Promise<void> {
     const from = full ? null : new Date(this.since! - OVERLAP_MS);
-    const rows = await this.db.all<{ prefix: string; at: string }>(
+    const mapKeys = await this.mapKeys.livePrefixes(this.db, PREFIX_LENGTH, from);
+    const rows = await this.db.all<{ prefix: string | null; at: string }>(
       `select k.prefix, (extract(epoch from now()) * 1000)::float8::text as at from (
-         select left(key_hash, ${PREFIX_LENGTH}) as prefix from map_api_keys where revoked_at is null and (?::timestamptz is null or inserted_at >= ?::timestamptz)
-         union all
-         select left(api_key_hash, ${PREFIX_LENGTH}) from acls where (?::timestamptz is null or inserted_at >= ?::timestamptz)
+         select left(api_key_hash, ${PREFIX_LENGTH}) as prefix from acls where (?::timestamptz is null or inserted_at >= ?::timestamptz)
          union all
          select null) k`,
-      [from, from, from, from],
+      [from, from],
     );
-    const keys = rows.filter((r) => r.prefix !== null).map((r) => r.prefix);
+    const keys = [...mapKeys, ...rows.filter((r) => r.prefix !== null).map((r) => r.prefix!)];
     if (full) {
       this.prefixes = new Set(keys);
       this.loadedAt = Date.now();

@@ -6,7 +6,7 @@ import type { ErrorResponse } from './error.dto.js';
 
 /*
  * 401s: one per security scheme. The message names the token the endpoint takes, then what was wrong
- * (src/api/token-refusal.ts); each example is one of those messages (test/unit/token-refusal.test.ts).
+ * (src/auth/token-refusal.ts); each example is one of those messages (test/unit/token-refusal.test.ts).
  */
 export const MAP_KEY_UNAUTHORIZED_DESCRIPTION = 'Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which)';
 export const ACL_KEY_UNAUTHORIZED_DESCRIPTION = 'ACL API key missing, malformed or unknown, or a token of another kind (the message says which)';

@@ -1,20 +1,20 @@
 /** The commands of `mapintel` (`node dist/cli.js`), loaded by src/cli.ts once the Node.js version is known to do. */
 import { Command, Option } from 'commander';
-import { loadDemoConfig, type Config } from './config.js';
-import { exitWithFailure } from './cli-errors.js';
-import { buildCore } from './core/core.js';
-import { openDatabase } from './core/database.js';
-import { exitOnCrash, handleSignals, serve } from './main.js';
-import { migrate } from './db/orm.js';
-import { defaultSdeSource, SAMPLE_SDE_DIR } from './static-data/default-source.js';
-import { createLogger } from './log.js';
-import { createMetrics } from './metrics.js';
-import { ROLES, selectRoles } from './roles/registry.js';
-import { ROLE_INFO } from './roles/catalog.js';
-import { dbOf } from './db/db.js';
-import { addAdminCommands } from './cli-admin.js';
-import { commandLogger, config, FIRST_SETTINGS, print, withDatabase } from './cli-support.js';
-import { assertPortsFree } from './listen-address.js';
+import { loadDemoConfig, type Config } from '../common/config.js';
+import { exitWithFailure } from './errors.js';
+import { buildCore } from '../core/core.js';
+import { openDatabase } from '../core/database.js';
+import { exitOnCrash, handleSignals, serve } from './serve.js';
+import { migrate } from '../db/orm.js';
+import { defaultSdeSource, PUBLIC_SDE_URL, SAMPLE_SDE_DIR } from '../static-data/default-source.js';
+import { createLogger } from '../common/log.js';
+import { createMetrics } from '../common/metrics.js';
+import { ROLES, selectRoles } from '../roles/registry.js';
+import { ROLE_INFO } from '../core/role-catalog.js';
+import { dbOf } from '../db/db.js';
+import { addAdminCommands } from './admin.js';
+import { commandLogger, config, FIRST_SETTINGS, print, withDatabase } from './support.js';
+import { assertPortsFree } from '../common/listen-address.js';
 
 /** The ports a process with these roles listens on: OPS_PORT always, PORT for the public roles. */
 function portsOf(cfg: Config, roles: readonly string[]) {
@@ -75,7 +75,7 @@ program
     'before helm uninstall (the chart runs it as a pre-delete hook): stop the operator reconciling and remove the finalizer of every WebhookSubscription, so deleting them never hangs',
   )
   .action(async () => {
-    const { releaseFinalizers } = await import('./operator/release.js');
+    const { releaseFinalizers } = await import('../operator/release.js');
     const cfg = config();
     await releaseFinalizers({
       kubeconfig: cfg.kubeconfig,
@@ -91,10 +91,10 @@ const sde = program.command('sde').description('static solar system data');
 sde
   .command('import')
   .description('import static data from a folder (sde/ and wormholes/) or the public base URL, idempotently, in one transaction')
-  .addOption(new Option('--from <dir|url>', 'folder or URL of the static data').default(undefined, '../shared/data/eve-static if present, else the public URL'))
+  .addOption(new Option('--from <dir|url>', 'folder or URL of the static data').default(undefined, 'the public URL, ' + PUBLIC_SDE_URL))
   .action(async (opts: { from?: string }) => {
     const from = opts.from ?? defaultSdeSource();
-    const { importStaticData } = await import('./static-data/sde-importer.js');
+    const { importStaticData } = await import('../static-data/sde-importer.js');
     await withDatabase(async (core) => {
       const result = await importStaticData(dbOf(core.db.orm), from, { progress: (m) => process.stderr.write(`${m}\n`) });
       print(result);
@@ -106,7 +106,7 @@ addAdminCommands(program);
 program
   .command('demo')
   .description('import static data when missing, seed the demo map, print its API key, the admin token and the explorer address, and serve')
-  .option('--from <dir|url>', 'static data source when none is imported yet')
+  .option('--from <dir|url>', 'static data source when none is imported yet (default: the public URL, with the shipped sample offline)')
   .option('--no-serve', 'seed and print, then exit')
   .addHelpText('after', FIRST_SETTINGS)
   .action(async (opts: { from?: string; serve: boolean }) => {
@@ -119,8 +119,8 @@ program
     try {
       // Loaded by the commands that use them: `serve`, `--help` and the rest start without them.
       const [{ createApiServices }, { importStaticData }, { seedDemo }] = await Promise.all([
-        import('./api/services.js'),
-        import('./static-data/sde-importer.js'),
+        import('../api/services.js'),
+        import('../static-data/sde-importer.js'),
         import('./demo.js'),
       ]);
       const services = createApiServices(core);

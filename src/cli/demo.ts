@@ -1,8 +1,8 @@
-import type { Orm } from './db/orm.js';
-import type { ApiServices } from './api/services.js';
-import type { IssuedMapKeyDto } from './admin/admin.dto.js';
-import { dbOf } from './db/db.js';
-import { SolarSystemRepository } from './static-data/solar-system.repository.js';
+import type { Orm } from '../db/orm.js';
+import type { ApiServices } from '../api/services.js';
+import type { IssuedMapKeyDto } from '../admin/admin.dto.js';
+import { dbOf } from '../db/db.js';
+import { SolarSystemRepository } from '../static-data/solar-system.repository.js';
 import { DEMO_CONNECTIONS, DEMO_KILL_SYSTEMS, DEMO_SIGNATURES, DEMO_SYSTEMS, type DemoSystem } from './demo-chain.js';
 
 export const DEMO_SLUG = 'demo';

@@ -1,0 +1,3 @@
+export interface DataResponse<T> {
+  data: T;
+}
