@@ -83,7 +83,7 @@ try {
   await core.close();
   log(`seeded ${maps.length} maps`);
 
-  const { connectRedis } = await dist('core/redis.js');
+  const { connectRedis } = await dist('redis/redis.js');
   const { createLogger } = await dist('log.js');
   const redis = await connectRedis({ url: target.url, cluster: target.cluster, purpose: 'bench-publisher', log: createLogger('warn'), failFast: false });
   const prefix = `mapintel-bench-scale:${process.pid}-${randomBytes(3).toString('hex')}:`;

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Express, NextFunction, Request, Response } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { AppError } from '../errors.js';
+import { AppError } from '../common/errors.js';
 import { FAVICON_URL } from '../console/favicon.js';
 import { pageHeaders } from '../console/page-headers.js';
 

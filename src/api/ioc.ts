@@ -5,6 +5,7 @@ import { depsOf, type AppDeps } from './deps.js';
 import { CharactersController } from '../characters/characters.controller.js';
 import { AclsController, MapAclsController } from '../acls/acls.controller.js';
 import { AdminController } from '../admin/admin.controller.js';
+import { MapDuplicateController } from '../admin/duplicate/map-duplicate.controller.js';
 import { EventsController } from '../maps/event-log/event-log.controller.js';
 import { EventCatalogController } from '../events/event-catalog.controller.js';
 import { StaticInfoController } from '../static-data/static-info.controller.js';
@@ -17,6 +18,7 @@ const FACTORIES = new Map<unknown, (deps: AppDeps) => unknown>([
   [MapAclsController, (d) => new MapAclsController(d.mapData, d.acls)],
   [AclsController, (d) => new AclsController(d.acls)],
   [AdminController, (d) => new AdminController(d.admin)],
+  [MapDuplicateController, (d) => new MapDuplicateController(d.duplicates)],
   [EventsController, (d) => new EventsController(d.eventLog)],
   [EventCatalogController, () => new EventCatalogController()],
   [StaticInfoController, (d) => new StaticInfoController(d.staticInfo)],

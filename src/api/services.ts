@@ -3,6 +3,7 @@ import { TokenService } from '../auth/token.service.js';
 import { createMapServices, type MapServices } from '../maps/map-services.js';
 import { AclService } from '../acls/acl.service.js';
 import { AdminService } from '../admin/admin.service.js';
+import { MapDuplicateService } from '../admin/duplicate/map-duplicate.service.js';
 import { StaticInfoService } from '../static-data/static-info.service.js';
 import { EventLogService } from '../maps/event-log/event-log.service.js';
 import { dbOf } from '../db/db.js';
@@ -16,6 +17,8 @@ export interface ApiServices extends MapServices {
   tokens: TokenService;
   acls: AclService;
   admin: AdminService;
+  /** POST /api/maps/{map_id}/duplicate (the map owner's key). */
+  duplicates: MapDuplicateService;
   staticInfo: StaticInfoService;
   eventLog: EventLogService;
   characters: CharactersService;
@@ -33,6 +36,7 @@ export function createApiServices(core: Core): ApiServices {
     ...createMapServices(db, core.outbox),
     acls: new AclService(db, core.secrets.box, core.outbox),
     admin: new AdminService(db, core.outbox, () => tokens.invalidate()),
+    duplicates: new MapDuplicateService(db),
     staticInfo: new StaticInfoService(db),
     eventLog: new EventLogService(db),
     characters: new CharactersService(db, core.config.characterApiDisabled),

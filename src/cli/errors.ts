@@ -2,7 +2,7 @@ import { ConfigError } from '../common/config.js';
 import { EmbeddedPostgresError } from '../db/embedded.js';
 import { PendingMigrationsError } from '../core/core.js';
 import { RoleSelectionError } from '../roles/registry.js';
-import { RedisModeError } from '../core/redis.js';
+import { RedisModeError } from '../redis/redis.js';
 
 /** How a failed command ends: one line with the cause, maybe a hint, and an exit code. */
 export interface Failure {

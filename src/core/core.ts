@@ -7,7 +7,7 @@ import { Outbox } from '../events/outbox.js';
 import { EventLayer } from '../events/event-layer.js';
 import { loadSecrets, type Secrets } from './secrets.js';
 import { openDatabase, type Database } from './database.js';
-import { RedisConnections } from './redis.js';
+import { RedisConnections } from '../redis/redis.js';
 import type { ReadinessCheck } from './readiness.js';
 import { PublicHttp } from './public-http.js';
 

@@ -6,7 +6,7 @@
  * server deadline and the relay's locks on shared connections, with nothing logged. So the process
  * asks the server what it got and refuses to start, saying what to set, when it is not what it needs.
  */
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../common/config.js';
 import { statementTimeoutMs, type DatabaseTimeouts } from './pg-options.js';
 
 export interface ServerSettings {

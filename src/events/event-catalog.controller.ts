@@ -1,5 +1,5 @@
 import { Controller, Get, Response, Route, Tags } from '@tsoa/runtime';
-import type { ErrorResponse } from '../api/error.dto.js';
+import type { ErrorResponse } from '../http/error.dto.js';
 import { eventCatalog } from './event-schemas.js';
 
 /** One event type of the catalog. */

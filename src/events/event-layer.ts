@@ -1,7 +1,7 @@
 import type { Orm } from '../db/orm.js';
 import { dbOf } from '../db/db.js';
 import type { Logger } from '../common/log.js';
-import type { RedisConnections } from '../core/redis.js';
+import type { RedisConnections } from '../redis/redis.js';
 import type { EventConsumer, EventHistory, EventPublisher, EventTail, PartitionFeed } from './transport/types.js';
 import { RedisEventHistory, RedisEventPublisher } from './transport/redis.js';
 import { StreamKeys } from './transport/keys.js';

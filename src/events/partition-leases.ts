@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import { pgClient, type DatabaseTimeouts, type DeadlineClient } from '../db/pg-options.js';
 import { searchPath } from './relay-sql.js';
 import type { PartitionScope } from './transport/consumer.js';

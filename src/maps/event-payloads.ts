@@ -10,7 +10,7 @@ import type {
   SignatureAddedPayload,
   SystemMetadataChangedPayload,
 } from '../events/catalog.js';
-import type { CharacterDto } from './map.dto.js';
+import type { CharacterDto } from '../characters/character.dto.js';
 
 /** Columns of a map_systems row that the system events carry: the event's fields, with the row id. */
 export type SystemRow = Omit<SystemMetadataChangedPayload, 'system_id' | 'changed'> & { id: string };

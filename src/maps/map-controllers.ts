@@ -7,7 +7,6 @@ import { ConnectionEditsController } from './connections/connection-edits.contro
 import { SignaturesController } from './signatures/signatures.controller.js';
 import { SignatureEditsController } from './signatures/signature-edits.controller.js';
 import { SignatureLinksController } from './signatures/signature-links.controller.js';
-import { MapDuplicateController } from './duplicate/map-duplicate.controller.js';
 import { AuditController } from './audit/audit.controller.js';
 import { RallyPointsController } from './rally-points/rally-points.controller.js';
 import { StructuresController } from './structures/structures.controller.js';
@@ -26,7 +25,6 @@ export const MAP_CONTROLLER_FACTORIES: [unknown, (s: Omit<MapServices, 'mapConte
   [SignaturesController, (s) => new SignaturesController(s.signatures)],
   [SignatureEditsController, (s) => new SignatureEditsController(s.signatures)],
   [SignatureLinksController, (s) => new SignatureLinksController(s.signatureLinks)],
-  [MapDuplicateController, (s) => new MapDuplicateController(s.duplicates)],
   [AuditController, (s) => new AuditController(s.audit)],
   [RallyPointsController, (s) => new RallyPointsController(s.rallyPoints)],
   [StructuresController, (s) => new StructuresController(s.structures)],

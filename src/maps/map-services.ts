@@ -6,7 +6,6 @@ import { SystemsService } from './systems/systems.service.js';
 import { ConnectionsService } from './connections/connections.service.js';
 import { SignaturesService } from './signatures/signatures.service.js';
 import { SignatureLinksService } from './signatures/signature-links.service.js';
-import { MapDuplicateService } from './duplicate/map-duplicate.service.js';
 import { AuditService } from './audit/audit.service.js';
 import { RallyPointsService } from './rally-points/rally-points.service.js';
 import { StructuresService } from './structures/structures.service.js';
@@ -24,7 +23,6 @@ export interface MapServices {
   connections: ConnectionsService;
   signatures: SignaturesService;
   signatureLinks: SignatureLinksService;
-  duplicates: MapDuplicateService;
   audit: AuditService;
   rallyPoints: RallyPointsService;
   structures: StructuresService;
@@ -41,7 +39,6 @@ export function createMapServices(db: Db, outbox: Outbox): MapServices {
     connections: new ConnectionsService(db, outbox),
     signatures: new SignaturesService(db, outbox),
     signatureLinks: new SignatureLinksService(db, outbox),
-    duplicates: new MapDuplicateService(db),
     audit: new AuditService(db),
     rallyPoints: new RallyPointsService(db, outbox),
     structures: new StructuresService(db),

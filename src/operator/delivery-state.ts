@@ -5,7 +5,7 @@
  * reconcile writes it); a subscription whose resource is gone is removed. It serves the controller's
  * timer, not the reconcile: it only decides what to queue.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import type { InformerSet } from './informer.js';
 import type { WorkQueue } from './work-queue.js';
 import type { ManagedSubscriptions } from './webhook-subscription.reconciler.js';

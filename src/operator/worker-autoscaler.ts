@@ -8,7 +8,7 @@
  *
  * It reads the platform through DeliveryLoad (the repositories, as MapFacts does), never its own SQL.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import type { Db } from '../db/db.js';
 import { DeliveryRepository } from '../webhooks/delivery.repository.js';
 import { SubscriptionRepository } from '../webhooks/subscription.repository.js';

@@ -1,7 +1,7 @@
 import type { RequestHandler, Request as ExRequest } from 'express';
 import { rateLimit, ipKeyGenerator, MemoryStore, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
-import { isClusterConnection, sendKeyed, type Redis } from '../core/redis.js';
+import { isClusterConnection, sendKeyed, type Redis } from '../redis/redis.js';
 import { hashToken } from '../common/crypto.js';
 import { AppError, errorBody } from '../common/errors.js';
 import type { Logger } from '../common/log.js';

@@ -14,14 +14,14 @@
  * Scripts and key layout: src/stream/stream-caps.scripts.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { REDIS_RECONNECT_MAX_MS, type ReconnectSource, type Redis } from '../core/redis.js';
-import { mapKey } from '../core/redis-keys.js';
-import { DeadlineExceededError, withDeadline } from '../deadline.js';
-import { DependencyUnavailableError } from '../errors.js';
+import { REDIS_RECONNECT_MAX_MS, type ReconnectSource, type Redis } from '../redis/redis.js';
+import { mapKey } from '../redis/redis-keys.js';
+import { DeadlineExceededError, withDeadline } from '../common/deadline.js';
+import { DependencyUnavailableError } from '../common/errors.js';
 import { ADMIT, COUNT, RELEASE, RENEW } from './stream-caps.scripts.js';
 import { DEFAULT_CAP_TIMING, retryAfter, type Admission, type CapLimits, type CapTiming, type LeaseStats, type StreamCaps } from './stream-caps.js';
 
-export type { ReconnectSource } from '../core/redis.js';
+export type { ReconnectSource } from '../redis/redis.js';
 
 /** Adds `d` to a count of a map of counts, dropping it at 0. */
 function bump(counts: Map<string, number>, key: string, d: number): void {

@@ -1,7 +1,7 @@
 /**
  * The stream caps' Lua scripts (src/stream/stream-caps.redis.ts): admission, renewal and release,
  * each one atomic step in Redis on the keys of one map, which share the map's hash tag (one slot of a
- * Redis Cluster; src/core/redis-keys.ts):
+ * Redis Cluster; src/redis/redis-keys.ts):
  *
  *   holders     sorted set: the id of each process holding connections of the map, scored by the
  *               expiry of its entry (renewed once per renewal period, whatever its connections)

@@ -8,7 +8,7 @@ import { TokenService } from '../auth/token.service.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';
 import { MapAccess } from '../maps/map-access.js';
 import { EventLogService } from '../maps/event-log/event-log.service.js';
-import type { Redis } from '../core/redis.js';
+import type { Redis } from '../redis/redis.js';
 import { RedisEventHistory } from '../events/transport/redis.js';
 import type { EventHistory } from '../events/transport/types.js';
 import { withDeadline } from '../common/deadline.js';

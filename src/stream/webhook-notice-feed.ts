@@ -7,7 +7,7 @@
  * to webhooks. A process starts after the newest notice present.
  */
 import type { Db } from '../db/db.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../common/log.js';
 import { WebhookNoticeRepository } from '../webhooks/webhook-notices.repository.js';
 
 const BATCH = 500;

@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.js';
-import type { SecretBox } from '../crypto.js';
-import { AppError, NotFoundError } from '../errors.js';
+import type { SecretBox } from '../common/crypto.js';
+import { AppError, NotFoundError } from '../common/errors.js';
 import { MapRefRepository } from '../maps/map.repository.js';
 import type { Resolve } from './url-guard.js';
 import { SubscriptionRepository } from './subscription.repository.js';

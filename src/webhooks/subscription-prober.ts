@@ -1,9 +1,9 @@
 import { ulid } from 'ulid';
 import type { Db } from '../db/db.js';
-import type { SecretBox } from '../crypto.js';
-import type { Logger } from '../log.js';
+import type { SecretBox } from '../common/crypto.js';
+import type { Logger } from '../common/log.js';
 import { parseEventFilter } from '../events/event-filter.js';
-import { EventLogService } from '../events/events.service.js';
+import { EventLogService } from '../maps/event-log/event-log.service.js';
 import type { WebhookSender } from './sender.js';
 import { serializeEnvelope, type DeliveryRepository } from './delivery.repository.js';
 import { RedeliveryRepository } from './redelivery.repository.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.js';
-import type { SecretBox } from '../crypto.js';
-import { BadRequestError, ConflictError, ValidationError } from '../errors.js';
+import type { SecretBox } from '../common/crypto.js';
+import { BadRequestError, ConflictError, ValidationError } from '../common/errors.js';
 import { parseEventFilter } from '../events/event-filter.js';
 import { checkUrl, givenUrl, INSECURE_URLS_HINT, UnsafeUrlError, type Resolve } from './url-guard.js';
 import type { SubscriptionRepository } from './subscription.repository.js';

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { RedisClusterServer } from '../support/redis-cluster.js';
 import { EventLayer } from '../../src/events/event-layer.js';
-import { RedisConnections } from '../../src/core/redis.js';
+import { RedisConnections } from '../../src/redis/redis.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
 import type { Orm } from '../../src/db/orm.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 import { waitFor } from '../support/wait.js';
 
 const log = createLogger('silent');

@@ -7,7 +7,17 @@ import { createClient } from 'redis';
 import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { decodeTime } from 'ulid';
-import { connectTestRedis, countUnpublished, createTestDb, deleteRedisPrefix, testDatabaseEnv, TEST_REDIS_ENV, TEST_REDIS_URL, uniqueName, type TestDb } from '../support/db.js';
+import {
+  connectTestRedis,
+  countUnpublished,
+  createTestDb,
+  deleteRedisPrefix,
+  testDatabaseEnv,
+  TEST_REDIS_ENV,
+  TEST_REDIS_URL,
+  uniqueName,
+  type TestDb,
+} from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { memoryTransport, redisTransport, type TestTransport } from '../support/transports.js';
@@ -17,7 +27,7 @@ import { createLogger } from '../../src/common/log.js';
 import { MapContentService } from '../../src/maps/map-content.service.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
-import type { Redis } from '../../src/core/redis.js';
+import type { Redis } from '../../src/redis/redis.js';
 import { waitFor } from '../support/wait.js';
 
 const log = createLogger('silent');

@@ -7,13 +7,13 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import { deleteRedisPrefix, TEST_REDIS_CLUSTER, TEST_REDIS_URL, uniqueName } from '../support/db.js';
 import { EventLayer } from '../../src/events/event-layer.js';
-import { connectRedis, RedisConnections, type Redis } from '../../src/core/redis.js';
+import { connectRedis, RedisConnections, type Redis } from '../../src/redis/redis.js';
 import { RedisMapTail } from '../../src/events/transport/redis-map-tail.js';
 import { RedisPartitionFeed } from '../../src/events/transport/redis-partition-feed.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
 import type { TailListener } from '../../src/events/transport/types.js';
 import type { Orm } from '../../src/db/orm.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 import { waitFor } from '../support/wait.js';
 
 const log = createLogger('silent');

@@ -10,7 +10,7 @@ import { createTestDb, deleteRedisPrefix, TEST_REDIS_CLUSTER, TEST_REDIS_URL, un
 import { EventLayer } from '../../src/events/event-layer.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
-import { RedisConnections } from '../../src/core/redis.js';
+import { RedisConnections } from '../../src/redis/redis.js';
 import { StreamKeys } from '../../src/events/transport/keys.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
 import { AdminService } from '../../src/admin/admin.service.js';

@@ -1,11 +1,11 @@
 /**
- * The cluster-aware connection layer (src/core/redis.ts) on a real 3-master Redis Cluster, and the
+ * The cluster-aware connection layer (src/redis/redis.ts) on a real 3-master Redis Cluster, and the
  * start-time check that refuses a REDIS_URL whose server does not match REDIS_CLUSTER in every role.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
-import { RedisConnections, RedisModeError, type Redis } from '../../src/core/redis.js';
-import { mapKey } from '../../src/core/redis-keys.js';
+import { createLogger } from '../../src/common/log.js';
+import { RedisConnections, RedisModeError, type Redis } from '../../src/redis/redis.js';
+import { mapKey } from '../../src/redis/redis-keys.js';
 import { RedisClusterServer } from '../support/redis-cluster.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { startCli } from '../support/cli-process.js';

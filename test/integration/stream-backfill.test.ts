@@ -9,7 +9,7 @@ import { EventLayer } from '../../src/events/event-layer.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
 import { EventLogService } from '../../src/maps/event-log/event-log.service.js';
-import { RedisConnections } from '../../src/core/redis.js';
+import { RedisConnections } from '../../src/redis/redis.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
 import { backfill } from '../../src/stream/backfill.js';

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CAP_TIMING, type Lease } from '../../src/stream/stream-caps.js';
 import { RedisStreamCaps } from '../../src/stream/stream-caps.redis.js';
-import { connectRedis, type Redis } from '../../src/core/redis.js';
-import { createLogger } from '../../src/log.js';
+import { connectRedis, type Redis } from '../../src/redis/redis.js';
+import { createLogger } from '../../src/common/log.js';
 import { OwnRedis } from '../support/redis-server.js';
 
 const CONNECTIONS = 10_000;

@@ -11,7 +11,7 @@ import { OwnRedis } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
 import { MemoryStreamCaps, type Admission, type CapLimits, type CapTiming, type StreamCaps } from '../../src/stream/stream-caps.js';
 import { capKeys, countedConnections, RedisStreamCaps } from '../../src/stream/stream-caps.redis.js';
-import { connectRedis, type Redis } from '../../src/core/redis.js';
+import { connectRedis, type Redis } from '../../src/redis/redis.js';
 import { createLogger } from '../../src/common/log.js';
 
 const prefixes: string[] = [];

@@ -5,10 +5,10 @@
  * connection is refused by the server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/common/config.js';
 import { databaseTimeouts, pgClient } from '../../src/db/pg-options.js';
-import { connectRedis } from '../../src/core/redis.js';
-import { createLogger } from '../../src/log.js';
+import { connectRedis } from '../../src/redis/redis.js';
+import { createLogger } from '../../src/common/log.js';
 import { makeTestCerts, type TestCerts } from '../support/tls-certs.js';
 import { startTlsPostgres, startTlsRedis, type TlsServer } from '../support/tls-servers.js';
 

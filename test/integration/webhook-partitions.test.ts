@@ -10,13 +10,13 @@ import { EventLayer } from '../../src/events/event-layer.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
 import { PartitionLeases } from '../../src/events/partition-leases.js';
-import { RedisConnections } from '../../src/core/redis.js';
+import { RedisConnections } from '../../src/redis/redis.js';
 import { partitionOf } from '../../src/events/transport/keys.js';
 import type { EventConsumer } from '../../src/events/transport/types.js';
 import type { EventEnvelope } from '../../src/events/envelope.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 import { waitFor } from '../support/wait.js';
 
 const log = createLogger('silent');

@@ -13,7 +13,7 @@ import { TEST_ENCRYPTION_KEY } from '../support/app.js';
 import { EventRelay } from '../../src/events/relay.js';
 import { Outbox, type OutboxEvent } from '../../src/events/outbox.js';
 import { memoryTransport } from '../support/transports.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/common/log.js';
 import { AdminService } from '../../src/admin/admin.service.js';
 import { dbOf } from '../../src/db/db.js';
 import { waitFor } from '../support/wait.js';

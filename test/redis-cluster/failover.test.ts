@@ -17,7 +17,7 @@ import { subscribe, toggleWebhooks, WEBHOOKS_ON } from '../support/webhooks.js';
 import { apiRole } from '../../src/api/api.role.js';
 import { streamRole } from '../../src/stream/stream.role.js';
 import { workerRole } from '../../src/worker/worker.role.js';
-import { mapKey } from '../../src/core/redis-keys.js';
+import { mapKey } from '../../src/redis/redis-keys.js';
 import { countedConnections } from '../../src/stream/stream-caps.redis.js';
 import { dbOf } from '../../src/db/db.js';
 

@@ -9,13 +9,13 @@ import { apiRole } from '../../src/api/api.role.js';
 import { streamRole } from '../../src/stream/stream.role.js';
 import type { Orm } from '../../src/db/orm.js';
 import type { ApiServices } from '../../src/api/services.js';
-import type { Redis } from '../../src/core/redis.js';
+import type { Redis } from '../../src/redis/redis.js';
 import type { SecretBox } from '../../src/common/crypto.js';
 import type { Metrics } from '../../src/common/metrics.js';
 import { createLogger } from '../../src/common/log.js';
 import type { Role } from '../../src/core/role.js';
 
-import { deleteRedisPrefix, dropSchema, prepareTestDatabase, testDatabaseEnv, TEST_REDIS_ENV, TEST_REDIS_URL, uniqueName } from './db.js';
+import { deleteRedisPrefix, dropSchema, prepareTestDatabase, testDatabaseEnv, TEST_REDIS_ENV, uniqueName } from './db.js';
 import { checkEnvelope } from './event-catalog.js';
 
 /** GET /api/maps/{map_id}/events (the event log), whose pages are checked against the event catalog. */

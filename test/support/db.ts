@@ -10,8 +10,8 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { initOrm, migrate, type Orm } from '../../src/db/orm.js';
-import { connectRedis, type Redis } from '../../src/core/redis.js';
-import { createLogger } from '../../src/log.js';
+import { connectRedis, type Redis } from '../../src/redis/redis.js';
+import { createLogger } from '../../src/common/log.js';
 import { DEFAULT_DATABASE_TIMEOUTS, statementTimeoutMs, type DatabaseTimeouts } from '../../src/db/pg-options.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

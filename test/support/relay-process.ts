@@ -6,7 +6,7 @@ import { EventRelay } from '../../src/events/relay.js';
 import { RedisEventPublisher, StreamKeys } from '../../src/events/transport/redis.js';
 import { createLogger } from '../../src/common/log.js';
 import { DEFAULT_DATABASE_TIMEOUTS } from '../../src/db/pg-options.js';
-import { connectRedis } from '../../src/core/redis.js';
+import { connectRedis } from '../../src/redis/redis.js';
 
 const env = process.env;
 const redis = await connectRedis({

@@ -5,7 +5,7 @@
 import type { EventHistory, EventPublisher } from '../../src/events/transport/types.js';
 import { RedisEventHistory, RedisEventPublisher, StreamKeys } from '../../src/events/transport/redis.js';
 import { MemoryEventHistory, MemoryEventPublisher, MemoryEventStore } from '../../src/events/transport/memory.js';
-import type { Redis } from '../../src/core/redis.js';
+import type { Redis } from '../../src/redis/redis.js';
 
 export interface TestTransport extends EventPublisher, EventHistory {
   /** The map's stream key (Redis only). */

@@ -4,7 +4,7 @@
  * the new layout, are an unavailable dependency (503 with Retry-After), not a server error.
  */
 import { describe, expect, it } from 'vitest';
-import { toAppError } from '../../src/errors.js';
+import { toAppError } from '../../src/common/errors.js';
 
 describe('toAppError on Redis Cluster errors', () => {
   it.each([

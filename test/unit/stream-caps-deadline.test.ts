@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RedisStreamCaps } from '../../src/stream/stream-caps.redis.js';
-import type { Redis } from '../../src/core/redis.js';
+import type { Redis } from '../../src/redis/redis.js';
 import { AppError } from '../../src/common/errors.js';
 
 describe('RedisStreamCaps admission deadline', () => {

@@ -39,17 +39,17 @@ import { SignatureLinksController } from './../../maps/signatures/signature-link
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { RallyPointsController } from './../../maps/rally-points/rally-points.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-import { MapDuplicateController } from './../../maps/duplicate/map-duplicate.controller.js';
+import { EventsController } from './../../maps/event-log/event-log.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { AuditController } from './../../maps/audit/audit.controller.js';
-// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-import { EventsController } from './../../events/events.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { EventCatalogController } from './../../events/event-catalog.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { CharactersController } from './../../characters/characters.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { AdminController } from './../../admin/admin.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { MapDuplicateController } from './../../admin/duplicate/map-duplicate.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { MapAclsController } from './../../acls/acls.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
@@ -1092,41 +1092,35 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "DuplicatedMapDto": {
-        "dataType": "refObject",
-        "properties": {
-            "id": {"dataType":"string","required":true},
-            "name": {"dataType":"string","required":true},
-            "slug": {"dataType":"string","required":true},
-            "description": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
-            "api_key": {"dataType":"string","required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "DataResponse_DuplicatedMapDto_": {
-        "dataType": "refObject",
-        "properties": {
-            "data": {"ref":"DuplicatedMapDto","required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "DuplicateMapRequest": {
-        "dataType": "refObject",
-        "properties": {
-            "name": {"dataType":"string","required":true,"validators":{"minLength":{"value":3},"maxLength":{"value":20}}},
-            "description": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":10000}}},
-            "copy_acls": {"dataType":"boolean"},
-            "copy_signatures": {"dataType":"boolean"},
-            "copy_user_settings": {"dataType":"boolean"},
-        },
-        "additionalProperties": false,
+    "EventType": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["add_system"]},{"dataType":"enum","enums":["deleted_system"]},{"dataType":"enum","enums":["system_metadata_changed"]},{"dataType":"enum","enums":["connection_added"]},{"dataType":"enum","enums":["connection_removed"]},{"dataType":"enum","enums":["connection_updated"]},{"dataType":"enum","enums":["signature_added"]},{"dataType":"enum","enums":["signature_removed"]},{"dataType":"enum","enums":["signatures_updated"]},{"dataType":"enum","enums":["map_kill"]},{"dataType":"enum","enums":["acl_member_added"]},{"dataType":"enum","enums":["acl_member_removed"]},{"dataType":"enum","enums":["acl_member_updated"]},{"dataType":"enum","enums":["character_added"]},{"dataType":"enum","enums":["character_removed"]},{"dataType":"enum","enums":["characters_updated"]},{"dataType":"enum","enums":["rally_point_added"]},{"dataType":"enum","enums":["rally_point_removed"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Record_string.unknown_": {
         "dataType": "refAlias",
         "type": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "EventEnvelope": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"string","required":true},
+            "type": {"ref":"EventType","required":true},
+            "map_id": {"dataType":"string","required":true},
+            "ts": {"dataType":"string","required":true},
+            "payload": {"ref":"Record_string.unknown_","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "EventLogResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"dataType":"array","array":{"dataType":"refObject","ref":"EventEnvelope"},"required":true},
+            "next_after": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "AuditEntryDto": {
@@ -1153,32 +1147,6 @@ const models: TsoaRoute.Models = {
     "AuditPeriod": {
         "dataType": "refAlias",
         "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["1H"]},{"dataType":"enum","enums":["1D"]},{"dataType":"enum","enums":["1W"]},{"dataType":"enum","enums":["1M"]},{"dataType":"enum","enums":["2M"]},{"dataType":"enum","enums":["3M"]}],"validators":{}},
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "EventType": {
-        "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["add_system"]},{"dataType":"enum","enums":["deleted_system"]},{"dataType":"enum","enums":["system_metadata_changed"]},{"dataType":"enum","enums":["connection_added"]},{"dataType":"enum","enums":["connection_removed"]},{"dataType":"enum","enums":["connection_updated"]},{"dataType":"enum","enums":["signature_added"]},{"dataType":"enum","enums":["signature_removed"]},{"dataType":"enum","enums":["signatures_updated"]},{"dataType":"enum","enums":["map_kill"]},{"dataType":"enum","enums":["acl_member_added"]},{"dataType":"enum","enums":["acl_member_removed"]},{"dataType":"enum","enums":["acl_member_updated"]},{"dataType":"enum","enums":["character_added"]},{"dataType":"enum","enums":["character_removed"]},{"dataType":"enum","enums":["characters_updated"]},{"dataType":"enum","enums":["rally_point_added"]},{"dataType":"enum","enums":["rally_point_removed"]}],"validators":{}},
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "EventEnvelope": {
-        "dataType": "refObject",
-        "properties": {
-            "id": {"dataType":"string","required":true},
-            "type": {"ref":"EventType","required":true},
-            "map_id": {"dataType":"string","required":true},
-            "ts": {"dataType":"string","required":true},
-            "payload": {"ref":"Record_string.unknown_","required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "EventLogResponse": {
-        "dataType": "refObject",
-        "properties": {
-            "data": {"dataType":"array","array":{"dataType":"refObject","ref":"EventEnvelope"},"required":true},
-            "next_after": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
-        },
-        "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "EventTypeDto": {
@@ -1433,6 +1401,38 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "tracked": {"dataType":"boolean","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DuplicatedMapDto": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"string","required":true},
+            "name": {"dataType":"string","required":true},
+            "slug": {"dataType":"string","required":true},
+            "description": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "api_key": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_DuplicatedMapDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"DuplicatedMapDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DuplicateMapRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true,"validators":{"minLength":{"value":3},"maxLength":{"value":20}}},
+            "description": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":10000}}},
+            "copy_acls": {"dataType":"boolean"},
+            "copy_signatures": {"dataType":"boolean"},
+            "copy_user_settings": {"dataType":"boolean"},
         },
         "additionalProperties": false,
     },
@@ -3606,38 +3606,39 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsMapDuplicateController_duplicateMap: Record<string, TsoaRoute.ParameterSchema> = {
+        const argsEventsController_listEvents: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
-                body: {"in":"body","name":"body","required":true,"ref":"DuplicateMapRequest"},
+                after: {"in":"query","name":"after","dataType":"string"},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":1000}}},
         };
-        app.post('/api/maps/:map_id/duplicate',
+        app.get('/api/maps/:map_id/events',
             authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(MapDuplicateController)),
-            ...(fetchMiddlewares<RequestHandler>(MapDuplicateController.prototype.duplicateMap)),
+            ...(fetchMiddlewares<RequestHandler>(EventsController)),
+            ...(fetchMiddlewares<RequestHandler>(EventsController.prototype.listEvents)),
 
-            async function MapDuplicateController_duplicateMap(request: ExRequest, response: ExResponse, next: any) {
+            async function EventsController_listEvents(request: ExRequest, response: ExResponse, next: any) {
 
             // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 
             let validatedArgs: any[] = [];
             try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsMapDuplicateController_duplicateMap, request, response });
+                validatedArgs = templateService.getValidatedArgs({ args: argsEventsController_listEvents, request, response });
 
                 const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
 
-                const controller: any = await container.get<MapDuplicateController>(MapDuplicateController);
+                const controller: any = await container.get<EventsController>(EventsController);
                 if (typeof controller['setStatus'] === 'function') {
                 controller.setStatus(undefined);
                 }
 
               await templateService.apiHandler({
-                methodName: 'duplicateMap',
+                methodName: 'listEvents',
                 controller,
                 response,
                 next,
                 validatedArgs,
-                successStatus: 201,
+                successStatus: undefined,
               });
             } catch (err) {
                 return next(err);
@@ -3679,45 +3680,6 @@ export function RegisterRoutes(app: Router) {
                 next,
                 validatedArgs,
                 successStatus: 200,
-              });
-            } catch (err) {
-                return next(err);
-            }
-        });
-        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-        const argsEventsController_listEvents: Record<string, TsoaRoute.ParameterSchema> = {
-                req: {"in":"request","name":"req","required":true,"dataType":"object"},
-                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
-                after: {"in":"query","name":"after","dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":1000}}},
-        };
-        app.get('/api/maps/:map_id/events',
-            authenticateMiddleware([{"map_key":[]}]),
-            ...(fetchMiddlewares<RequestHandler>(EventsController)),
-            ...(fetchMiddlewares<RequestHandler>(EventsController.prototype.listEvents)),
-
-            async function EventsController_listEvents(request: ExRequest, response: ExResponse, next: any) {
-
-            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-
-            let validatedArgs: any[] = [];
-            try {
-                validatedArgs = templateService.getValidatedArgs({ args: argsEventsController_listEvents, request, response });
-
-                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
-
-                const controller: any = await container.get<EventsController>(EventsController);
-                if (typeof controller['setStatus'] === 'function') {
-                controller.setStatus(undefined);
-                }
-
-              await templateService.apiHandler({
-                methodName: 'listEvents',
-                controller,
-                response,
-                next,
-                validatedArgs,
-                successStatus: undefined,
               });
             } catch (err) {
                 return next(err);
@@ -4295,6 +4257,44 @@ export function RegisterRoutes(app: Router) {
                 next,
                 validatedArgs,
                 successStatus: 204,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapDuplicateController_duplicateMap: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"ref":"DuplicateMapRequest"},
+        };
+        app.post('/api/maps/:map_id/duplicate',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapDuplicateController)),
+            ...(fetchMiddlewares<RequestHandler>(MapDuplicateController.prototype.duplicateMap)),
+
+            async function MapDuplicateController_duplicateMap(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapDuplicateController_duplicateMap, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapDuplicateController>(MapDuplicateController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'duplicateMap',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
               });
             } catch (err) {
                 return next(err);

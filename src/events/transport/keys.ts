@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mapKey } from '../../core/redis-keys.js';
+import { mapKey } from '../../redis/redis-keys.js';
 
 /**
- * Redis names of the event transport (the convention of src/core/redis-keys.ts). Every name of a map
+ * Redis names of the event transport (the convention of src/redis/redis-keys.ts). Every name of a map
  * carries the map's hash tag (`{m:<id>}`), so
  * a map's stream and its live channel share one cluster slot (one MULTI holds both) and different maps
  * spread over the shards; every name of a partition carries the partition's (`{p:<n>}`).

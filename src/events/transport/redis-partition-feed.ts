@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '../envelope.js';
-import type { Redis } from '../../core/redis.js';
-import type { Logger } from '../../log.js';
+import type { Redis } from '../../redis/redis.js';
+import type { Logger } from '../../common/log.js';
 import type { PartitionFeed, TailListener } from './types.js';
 import type { StreamKeys } from './keys.js';
 import { compareStreamIds, type StreamEntry } from './redis.js';

@@ -1,6 +1,6 @@
 import { decodeTime } from 'ulid';
 import type { EventEnvelope } from '../envelope.js';
-import type { Redis } from '../../core/redis.js';
+import type { Redis } from '../../redis/redis.js';
 import type { EventHistory, EventPublisher } from './types.js';
 import { StreamKeys } from './keys.js';
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Query, SuccessResponse, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf } from '../../api/deps.js';
-import type { ErrorResponse } from '../../api/error.dto.js';
+import { principalOf } from '../../http/principal.js';
+import type { ErrorResponse } from '../../http/error.dto.js';
 import {
   DEPENDENCY_UNAVAILABLE_EXAMPLE,
   MAP_IDENTIFIER_REQUIRED_EXAMPLE,
@@ -9,8 +9,9 @@ import {
   RATE_LIMITED_EXAMPLE,
   MAP_KEY_UNAUTHORIZED_DESCRIPTION,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
-} from '../../api/error-examples.js';
-import type { DataResponse } from '../map.dto.js';
+} from '../../http/error-examples.js';
+import type { DataResponse } from '../../http/data-response.js';
+import type { CachedReadHeaders } from '../../http/cache-headers.js';
 import type { AuditEntryDto, AuditPeriod } from './audit.dto.js';
 import type { AuditService } from './audit.service.js';
 
@@ -43,17 +44,8 @@ export class AuditController extends Controller {
    * @minimum limit 1
    * @maximum limit 1000
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get('audit')
   public async getAudit(
     @Request() req: ExRequest,

@@ -1,5 +1,5 @@
 /** API models of the audit feed (`GET /api/map/audit`), in the reference server's shapes. */
-import type { CharacterDto } from '../map.dto.js';
+import type { CharacterDto } from '../../characters/character.dto.js';
 
 /** How far back the feed goes: an hour, a day, a week, or 1–3 months of 31 days (as the reference server counts). */
 export type AuditPeriod = '1H' | '1D' | '1W' | '1M' | '2M' | '3M';

@@ -1,6 +1,6 @@
 /** Audit entries from event log rows. */
-import type { CharacterDto } from '../map.dto.js';
-import type { AuditEventRow } from '../../events/events.service.js';
+import type { CharacterDto } from '../../characters/character.dto.js';
+import type { AuditEventRow } from '../event-log/event-log.service.js';
 import type { AuditEntryDto } from './audit.dto.js';
 
 /** The reference server's names where it has one; other types read as their words in title case. */

@@ -1,10 +1,10 @@
 import type { Db } from '../../db/db.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
-import { ValidationError } from '../../errors.js';
-import { EventLogService } from '../../events/events.service.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
+import { ValidationError } from '../../common/errors.js';
+import { EventLogService } from '../event-log/event-log.service.js';
 import { CharacterRepository } from '../../characters/character.repository.js';
 import { MapAccess, type MapSelector } from '../map-access.js';
-import type { CharacterDto } from '../map.dto.js';
+import type { CharacterDto } from '../../characters/character.dto.js';
 import type { AuditEntryDto, AuditPeriod } from './audit.dto.js';
 import { toAuditEntry } from './audit.presenter.js';
 

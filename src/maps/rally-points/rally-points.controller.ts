@@ -1,16 +1,17 @@
 import { Body, Controller, Delete, Get, Header, Path, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf } from '../../api/deps.js';
-import type { ErrorResponse } from '../../api/error.dto.js';
+import { principalOf } from '../../http/principal.js';
+import type { ErrorResponse } from '../../http/error.dto.js';
 import {
   DEPENDENCY_UNAVAILABLE_EXAMPLE,
   MAP_NOT_FOUND_EXAMPLE,
   RATE_LIMITED_EXAMPLE,
   MAP_KEY_UNAUTHORIZED_DESCRIPTION,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
-} from '../../api/error-examples.js';
+} from '../../http/error-examples.js';
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
-import type { DataResponse } from '../map.dto.js';
+import type { DataResponse } from '../../http/data-response.js';
+import type { CachedReadHeaders } from '../../http/cache-headers.js';
 import type { AddRallyPointRequest, RallyPointDto } from './rally-points.dto.js';
 import type { RallyPointsService } from './rally-points.service.js';
 
@@ -33,17 +34,8 @@ export class RallyPointsController extends Controller {
    * @param map_id Map UUID or slug.
    * @param _if_none_match ETag of an earlier answer: 304 without a body while it is still the current one.
    */
-  @SuccessResponse<{
-    /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-    /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-  }>(200, 'Ok')
-  @Response<
-    void,
-    {
-      /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */ ETag: string;
-      /** `private, no-cache`: clients may keep the answer but must revalidate it before each use. */ 'Cache-Control': string;
-    }
-  >(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
+  @SuccessResponse<{ [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(200, 'Ok')
+  @Response<void, { [H in keyof CachedReadHeaders]: CachedReadHeaders[H] }>(304, 'Not Modified: `If-None-Match` names the current ETag; no body')
   @Get()
   @Tags('Map editing')
   public async listRallyPoints(

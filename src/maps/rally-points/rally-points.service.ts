@@ -1,8 +1,8 @@
 import type { Db } from '../../db/db.js';
 import type { Outbox } from '../../events/outbox.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
 import { UUID_RE } from '../../db/sql.js';
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError } from '../../common/errors.js';
 import { CharacterRepository } from '../../characters/character.repository.js';
 import { MapAccess, type MapReference } from '../map-access.js';
 import { MapRefRepository } from '../map.repository.js';

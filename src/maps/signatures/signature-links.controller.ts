@@ -1,16 +1,16 @@
 import { Body, Controller, Delete, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf } from '../../api/deps.js';
-import type { ErrorResponse } from '../../api/error.dto.js';
+import { principalOf } from '../../http/principal.js';
+import type { ErrorResponse } from '../../http/error.dto.js';
 import {
   DEPENDENCY_UNAVAILABLE_EXAMPLE,
   MAP_NOT_FOUND_EXAMPLE,
   RATE_LIMITED_EXAMPLE,
   MAP_KEY_UNAUTHORIZED_DESCRIPTION,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
-} from '../../api/error-examples.js';
+} from '../../http/error-examples.js';
 import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
-import type { DataResponse } from '../map.dto.js';
+import type { DataResponse } from '../../http/data-response.js';
 import type { LinkSignatureRequest, SignatureDto } from './signatures.dto.js';
 import type { SignatureLinksService } from './signature-links.service.js';
 

@@ -4,7 +4,7 @@ import type { Logger } from '../common/log.js';
 /**
  * A Redis connection as this project uses it (any modules, scripts and functions), on a single node
  * or on a Redis Cluster: the command surface is the same. On a cluster every command is routed by its
- * first key, so a script or a MULTI must touch keys of one slot only (src/core/redis-keys.ts), keyless
+ * first key, so a script or a MULTI must touch keys of one slot only (src/redis/redis-keys.ts), keyless
  * commands go to a node at random (use the helpers below for PING and raw commands), and SCAN does
  * not exist.
  */
@@ -187,7 +187,15 @@ export class RedisConnections {
    * whichever node owns the key each read names; keys read by one call must share a slot.
    */
   async blocking(purpose: string): Promise<Redis> {
-    const client = await connectRedis({ url: this.opts.url, log: this.opts.log, purpose, failFast: false, cluster: this.opts.cluster, lazyNodes: true, ca: this.opts.ca });
+    const client = await connectRedis({
+      url: this.opts.url,
+      log: this.opts.log,
+      purpose,
+      failFast: false,
+      cluster: this.opts.cluster,
+      lazyNodes: true,
+      ca: this.opts.ca,
+    });
     this.dedicated.push(client);
     return client;
   }

@@ -1,16 +1,16 @@
 import { Body, Controller, Path, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import { principalOf } from '../../api/deps.js';
-import type { ErrorResponse } from '../../api/error.dto.js';
+import { principalOf } from '../../http/principal.js';
+import type { ErrorResponse } from '../../http/error.dto.js';
 import {
   DEPENDENCY_UNAVAILABLE_EXAMPLE,
   MAP_NOT_FOUND_EXAMPLE,
   RATE_LIMITED_EXAMPLE,
   MAP_KEY_UNAUTHORIZED_DESCRIPTION,
   MAP_KEY_UNAUTHORIZED_EXAMPLE,
-} from '../../api/error-examples.js';
-import { MAP_PATH_VALIDATION_EXAMPLE } from '../map-path.js';
-import type { DataResponse } from '../map.dto.js';
+} from '../../http/error-examples.js';
+import { MAP_PATH_VALIDATION_EXAMPLE } from '../../maps/map-path.js';
+import type { DataResponse } from '../../http/data-response.js';
 import type { DuplicatedMapDto, DuplicateMapRequest } from './map-duplicate.dto.js';
 import type { MapDuplicateService } from './map-duplicate.service.js';
 

@@ -1,15 +1,16 @@
-import { generateToken, hashToken } from '../../crypto.js';
+import { generateToken, hashToken } from '../../common/crypto.js';
 import type { Db } from '../../db/db.js';
-import type { MapKeyPrincipal } from '../../api/principal.js';
-import { ConflictError, ForbiddenError, ValidationError } from '../../errors.js';
-import { MapKeyRepository, MapRepository } from '../../admin/admin.repository.js';
+import type { MapKeyPrincipal } from '../../http/principal.js';
+import { ConflictError, ForbiddenError, ValidationError } from '../../common/errors.js';
+import { MapRepository } from '../admin.repository.js';
+import { MapKeyRepository } from '../../auth/map-key.repository.js';
 import { AclRepository } from '../../acls/acl.repository.js';
-import { MapAccess, type MapReference } from '../map-access.js';
-import { MapRefRepository } from '../map.repository.js';
-import { SystemRepository } from '../systems/system.repository.js';
-import { ConnectionRepository } from '../connections/connection.repository.js';
-import { SignatureRepository } from '../signatures/signature.repository.js';
-import { StructureRepository } from '../structures/structure.repository.js';
+import { MapAccess, type MapReference } from '../../maps/map-access.js';
+import { MapRefRepository } from '../../maps/map.repository.js';
+import { SystemRepository } from '../../maps/systems/system.repository.js';
+import { ConnectionRepository } from '../../maps/connections/connection.repository.js';
+import { SignatureRepository } from '../../maps/signatures/signature.repository.js';
+import { StructureRepository } from '../../maps/structures/structure.repository.js';
 import type { DuplicatedMapDto, DuplicateMapRequest } from './map-duplicate.dto.js';
 
 /** Slugs tried per copy before giving up (`name`, `name-2`, … `name-50`). */
