@@ -15,7 +15,7 @@ import type { Metrics } from '../../src/metrics.js';
 import { createLogger } from '../../src/log.js';
 import type { Role } from '../../src/roles/role.js';
 
-import { deleteRedisPrefix, dropSchema, prepareTestDatabase, testDatabaseEnv, TEST_REDIS_ENV, TEST_REDIS_URL, uniqueName } from './db.js';
+import { deleteRedisPrefix, dropSchema, prepareTestDatabase, testDatabaseEnv, TEST_REDIS_ENV, uniqueName } from './db.js';
 import { checkEnvelope } from './event-catalog.js';
 
 /** GET /api/maps/{map_id}/events (the event log), whose pages are checked against the event catalog. */
