@@ -135,7 +135,7 @@ export const streamRole: Role<StreamHandle> = {
     // key holding a connection, not one lookup per key).
     // What the workers tell a map's owner about its webhooks, as frames on the map's streams.
     const notices = new WebhookNoticeFeed(db, (mapId, frame) => hub.notify(mapId, frame), log.child({ component: 'stream' }));
-    notices.start(WEBHOOK_NOTICES_MS);
+    await notices.start(WEBHOOK_NOTICES_MS);
     const sweep = new RevocationSweep(streams.open, (keyIds) => tokens.liveMapKeyIds(keyIds), log.child({ component: 'stream' }));
     sweep.start(REVOCATION_SWEEP_MS);
     if (config.sseEnabled) log.info({ role: 'stream', url, limits }, `stream role started: serving event streams on ${url}/api/maps/{map_id}/events/stream`);

@@ -24,7 +24,14 @@ export class WebhookNoticeFeed {
     private readonly notices = new WebhookNoticeRepository(),
   ) {}
 
-  start(periodMs: number): void {
+  /**
+   * Takes the starting position now, then reads every period. Taken at the first period instead, the
+   * notices written within that period after the role started (the first failures of a map just
+   * connected) were already behind it, and no stream heard of them. A failed first read is left to the
+   * next period (`read` logs it).
+   */
+  async start(periodMs: number): Promise<void> {
+    await this.poll();
     this.timer ??= setInterval(() => void this.poll(), periodMs);
     this.timer.unref();
   }

@@ -78,6 +78,8 @@ export class DeliveryPlanner {
     const inFlight = new Set<Promise<boolean>>();
     /** Settles true once every batch read so far is planned (false: the worker stopped first). */
     let previous: Promise<boolean> = Promise.resolve(true);
+    /** The batch read last: its maps, and its planning (the only one that can still be under way). */
+    let last: { maps: ReadonlySet<string>; planned: Promise<boolean> } | undefined;
     while (this.o.running()) {
       if (inFlight.size >= PLAN_IN_FLIGHT) {
         await Promise.race(inFlight);
@@ -94,7 +96,14 @@ export class DeliveryPlanner {
       if (!this.o.running()) break;
       if (events.length === 0) continue;
       const before = previous;
-      const planned = this.planUntilDone(events);
+      // A batch with a map of the batch before it is planned after that one: the planning insert takes
+      // each subscription's webhook-sequence numbers and leases, so two inserts of one map under way at
+      // once numbered (and leased) its events in whichever order PostgreSQL ran them, not in event order.
+      // Batches of other maps (other partitions) are still planned alongside.
+      const maps = new Set(events.map((e) => e.map_id));
+      const prior = last;
+      const planned = prior && [...maps].some((m) => prior.maps.has(m)) ? prior.planned.then(() => this.planUntilDone(events)) : this.planUntilDone(events);
+      last = { maps, planned };
       const done = (async () => {
         const ok = (await planned) && (await before);
         if (ok) {

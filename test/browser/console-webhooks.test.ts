@@ -4,7 +4,7 @@
  * the buttons, against a server with a worker and a loopback receiver.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/app.js';
 import { importFixture, makeMap } from '../support/factories.js';
 import { launchChromium } from '../support/chromium.js';
@@ -15,6 +15,13 @@ import { apiRole } from '../../src/api/api.role.js';
 import { workerRole } from '../../src/worker/worker.role.js';
 
 const SCREENSHOT = '/tmp/console-webhooks.png';
+
+/**
+ * Waits until `expression` is true in the page. Polled with page.evaluate: waitForFunction's string
+ * predicates are evaluated in a way the console's Content-Security-Policy (`script-src 'self'`, no eval)
+ * refuses.
+ */
+const until = (page: Page, expression: string) => expect.poll(() => page.evaluate(expression), { timeout: 20_000, interval: 50 }).toBe(true);
 
 describe('webhooks view of /console (Chromium)', () => {
   let t: TestServer;
@@ -65,7 +72,7 @@ describe('webhooks view of /console (Chromium)', () => {
       await expect(row.locator('td.latency').textContent()).resolves.toMatch(/^\d+ \/ \d+ ms$/);
 
       await row.locator('button[data-action="attempts"]').click();
-      await page.waitForFunction('document.querySelectorAll("#wh-attempts tr").length === 2');
+      await until(page, 'document.querySelectorAll("#wh-attempts tr").length === 2');
       const logged = await page
         .locator('#wh-attempts tr')
         .evaluateAll((rows) =>
@@ -78,26 +85,26 @@ describe('webhooks view of /console (Chromium)', () => {
       ]);
 
       await row.locator('button[data-action="ping"]').click();
-      await page.waitForFunction('document.getElementById("wh-status").textContent.startsWith("ping: success (200)")');
+      await until(page, 'document.getElementById("wh-status").textContent.startsWith("ping: success (200)")');
       await receiver.waitFor(3, 20_000);
       expect(JSON.parse(receiver.received[2]!.body).type).toBe('ping');
 
       await page.fill('#wh-event', eventIds[0]!);
       await page.locator(`#wh-subs tr[data-id="${sub.id}"] button[data-action="redeliver"]`).click();
-      await page.waitForFunction(`document.getElementById("wh-status").textContent === "redeliver: add_system ${eventIds[0]} queued"`);
+      await until(page, `document.getElementById("wh-status").textContent === "redeliver: add_system ${eventIds[0]} queued"`);
       const again = await receiver.waitFor(4, 20_000);
       expect(again[3]!.headers['x-service-event-id']).toBe(eventIds[0]);
       expect(again[3]!.headers['webhook-sequence']).toBe('1');
 
       await page.fill('#wh-since', since);
       await page.locator(`#wh-subs tr[data-id="${sub.id}"] button[data-action="recover"]`).click();
-      await page.waitForFunction('document.getElementById("wh-status").textContent === "recover: 2 events queued"');
+      await until(page, 'document.getElementById("wh-status").textContent === "recover: 2 events queued"');
       const recovered = (await receiver.waitFor(6, 20_000)).slice(4);
       expect(recovered.map((r) => r.headers['x-service-event-id'])).toEqual(eventIds);
 
       // A refused action says why: a recover from before the event log's retention.
       await page.fill('#wh-since', '2001-01-01T00:00:00Z');
-      await page.waitForFunction('document.querySelectorAll("#wh-subs tr").length === 1');
+      await until(page, 'document.querySelectorAll("#wh-subs tr").length === 1');
       await page.locator(`#wh-subs tr[data-id="${sub.id}"] button[data-action="recover"]`).click();
       await page.waitForSelector('#wh-status.error');
       await expect(page.textContent('#wh-status')).resolves.toMatch(

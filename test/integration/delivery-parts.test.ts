@@ -93,6 +93,46 @@ describe('delivery worker parts', () => {
     expect(position?.last_event_id).toBe(leased.event_id);
   }, 60_000);
 
+  it("the planner numbers a map's events in event order while the batch before is still being planned", async () => {
+    const { s, receiver } = w;
+    const db = dbOf(s.platform.orm);
+    const consumer = await s.server.core.events.consumer('test-planner-order');
+    const { map, key } = await makeMap(s.platform);
+    const sub = await subscribe(s, map.id, key, receiver, `${receiver.url}/order`);
+    await toggleWebhooks(s, map.id, key);
+    // The first planning insert reaches PostgreSQL late (a busy connection): the next batch, of the same
+    // map, is read meanwhile.
+    class LateFirst extends DeliveryRepository {
+      calls = 0;
+      override async plan(...args: Parameters<DeliveryRepository['plan']>) {
+        if (this.calls++ === 0) await new Promise((r) => setTimeout(r, 1_500));
+        return super.plan(...args);
+      }
+    }
+    const deliveries = new LateFirst();
+    const sink = new RecordingSink();
+    let running = true;
+    const planner = new DeliveryPlanner(
+      { db, consumer, deliveries, metrics: metrics(), log, owner: 'test-owner', leaseMs: 60_000, running: () => running },
+      sink,
+    );
+    const loop = planner.loop();
+    try {
+      await moveSystem(s, map.slug, key);
+      await waitFor(() => deliveries.calls === 1, 15_000);
+      await moveSystem(s, map.slug, key, 31000001);
+      await waitFor(() => sink.queued.length === 2, 15_000);
+      const rows = await db.all<{ sequence: number }>('select sequence::int as sequence from webhook_deliveries where subscription_id = ? order by event_id', [
+        sub.id,
+      ]);
+      expect(rows.map((r) => r.sequence)).toEqual([1, 2]);
+    } finally {
+      running = false;
+      await consumer.close();
+      await loop;
+    }
+  }, 60_000);
+
   it('the dispatcher starts one attempt at a time for a new subscription, and more as its attempts succeed, never past its limit', async () => {
     const { s, receiver } = w;
     const db = dbOf(s.platform.orm);

@@ -177,7 +177,10 @@ describe('webhook delivery under faults', () => {
   it('keeps a scheduled retry through a worker restart', async () => {
     const { map, key, receiver } = await subscribedMap();
     receiver.reply = ({ count }) => (count === 1 ? { status: 503, headers: { 'retry-after': '3' } } : { status: 200 });
-    let w = startWorker();
+    // A Retry-After is capped at the retry schedule's longest wait (decision 0011): a schedule whose
+    // longest wait is beyond the 3 s asked, so the retry is due at the Retry-After, not at the cap.
+    const schedule = { WEBHOOK_RETRY_WAITS: '200ms,400ms,5s' };
+    let w = startWorker(schedule);
     await w.waitForLog('worker role started: delivering webhooks');
     await moveSystem(t, map.slug, key, SYSTEMS[0]);
     await receiver.waitFor(1, 30_000, (r) => r.status === 503);
@@ -190,7 +193,7 @@ describe('webhook delivery under faults', () => {
       )[0];
     await expect.poll(recorded, { timeout: 30_000, interval: 20 }).toEqual({ attempts: 1, lease_owner: null });
     expect(await w.stop()).toBe(0);
-    w = startWorker();
+    w = startWorker(schedule);
     await w.waitForLog('worker role started: delivering webhooks');
     const [ok] = await receiver.waitFor(1, 60_000);
     const first = receiver.received[0]!;
