@@ -9,7 +9,7 @@ import { DeliveryRepository } from '../webhooks/delivery.repository.js';
 import { SubscriptionRepository } from '../webhooks/subscription.repository.js';
 import { WebhookEventSkipper } from '../webhooks/event-skipper.js';
 import { PartitionLeases } from '../events/partition-leases.js';
-import { databaseTimeouts } from '../db/pg-options.js';
+import { databaseTimeouts, sessionTimeouts } from '../db/pg-options.js';
 
 /** The durable consumer's name: every worker process shares its position. */
 export const WEBHOOK_CONSUMER = 'webhooks';
@@ -32,9 +32,10 @@ export const workerRole: Role<WorkerHandle> = {
     // holding its map's partition (without Redis there is one process, which reads every map).
     const leases = core.redis
       ? new PartitionLeases({
-          databaseUrl: core.db.url,
+          // Session advisory locks: straight to PostgreSQL when DATABASE_URL is a transaction pooler.
+          databaseUrl: config.databaseSessionUrl ?? core.db.url,
           schema: config.databaseSchema,
-          timeouts: databaseTimeouts(config),
+          timeouts: config.databaseSessionUrl ? sessionTimeouts(databaseTimeouts(config)) : databaseTimeouts(config),
           name: WEBHOOK_CONSUMER,
           count: core.events.partitions,
           log: log.child({ component: 'partition-leases' }),

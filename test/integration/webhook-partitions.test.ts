@@ -40,7 +40,8 @@ afterAll(async () => {
 });
 
 function leases(name: string): PartitionLeases {
-  const l = new PartitionLeases({ databaseUrl: db.databaseUrl, schema: db.schema, name, count: PARTITIONS, log, rebalanceMs: 200 });
+  // Session advisory locks: through a transaction pooler they go to the session URL, as the worker role does.
+  const l = new PartitionLeases({ databaseUrl: db.sessionUrl ?? db.databaseUrl, schema: db.schema, name, count: PARTITIONS, log, rebalanceMs: 200 });
   closers.push(() => l.stop());
   return l;
 }
@@ -91,6 +92,8 @@ describe('webhook consumers scoped to partitions', () => {
     for (const c of consumers) await c.next(1, 10);
     const relay = new EventRelay({
       databaseUrl: db.databaseUrl,
+      sessionUrl: db.sessionUrl,
+      timeouts: db.timeouts,
       schema: db.schema,
       publisher: layer.publisher,
       log,

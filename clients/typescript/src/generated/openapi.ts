@@ -872,24 +872,21 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/maps/{map_id}/duplicate": {
+    "/api/maps/{map_id}/events": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Duplicate a map
-         * @description Creates a copy of the map owned by the same character: its systems (hidden ones too), connections
-         *     and structures, and unless declined its signatures (`copy_signatures`) and ACL links (`copy_acls`),
-         *     in one transaction. The slug is made from the name (`-2`, `-3`, … when taken). The answer carries a
-         *     map key of the copy (bound to the owner's character, with the calling key's profile), shown once.
-         *     No event is emitted on either map. Only the map owner's key may (403 `not_map_owner`).
+         * Event log of a map
+         * @description Events of the map after `after` (exclusive), oldest first, as event envelopes. Events are
+         *     kept EVENTS_RETENTION_DAYS days.
          */
-        post: operations["DuplicateMap"];
+        get: operations["ListEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -911,27 +908,6 @@ export interface paths {
          *     `inserted_at`. `period` is required: 1H, 1D, 1W, 1M, 2M or 3M (a month is 31 days).
          */
         get: operations["GetAudit"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/maps/{map_id}/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Event log of a map
-         * @description Events of the map after `after` (exclusive), oldest first, as event envelopes. Events are
-         *     kept EVENTS_RETENTION_DAYS days.
-         */
-        get: operations["ListEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1179,6 +1155,30 @@ export interface paths {
          * @description Removes a character from the map.
          */
         delete: operations["UntrackCharacter"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/{map_id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a map
+         * @description Creates a copy of the map owned by the same character: its systems (hidden ones too), connections
+         *     and structures, and unless declined its signatures (`copy_signatures`) and ACL links (`copy_acls`),
+         *     in one transaction. The slug is made from the name (`-2`, `-3`, … when taken). The answer carries a
+         *     map key of the copy (bound to the owner's character, with the calling key's profile), shown once.
+         *     No event is emitted on either map. Only the map owner's key may (403 `not_map_owner`).
+         */
+        post: operations["DuplicateMap"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2449,36 +2449,28 @@ export interface components {
             /** @description What to rally for; omitted or null: none. */
             message?: string | null;
         };
-        /** @description The copy, and its first map key. */
-        DuplicatedMapDto: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            /** @description Made from the name: lower-case letters, digits and dashes, with `-2`, `-3`, … when taken. */
-            slug: string;
-            description: string | null;
-            /** @description A map key of the copy, bound to the owner's character. Shown once: only its hash is stored. */
-            api_key: string;
-        };
-        DataResponse_DuplicatedMapDto_: {
-            data: components["schemas"]["DuplicatedMapDto"];
-        };
-        /** @description What the copy is called and what it takes along. */
-        DuplicateMapRequest: {
-            /** @description Name of the copy (3–20 characters, as the reference server allows); its slug is made from it. */
-            name: string;
-            /** @description Description of the copy; omitted or null: none. */
-            description?: string | null;
-            /** @description Link the copy to the ACLs the map is linked to. Default true. */
-            copy_acls?: boolean;
-            /** @description Copy the systems' signatures. Default true. */
-            copy_signatures?: boolean;
-            /** @description Accepted for clients of the reference server and ignored: this service keeps no per-user map settings. */
-            copy_user_settings?: boolean;
-        };
+        /** @enum {string} */
+        EventType: "add_system" | "deleted_system" | "system_metadata_changed" | "connection_added" | "connection_removed" | "connection_updated" | "signature_added" | "signature_removed" | "signatures_updated" | "map_kill" | "acl_member_added" | "acl_member_removed" | "acl_member_updated" | "character_added" | "character_removed" | "characters_updated" | "rally_point_added" | "rally_point_removed";
         /** @description Construct a type with a set of properties K of type T */
         "Record_string.unknown_": {
             [key: string]: unknown;
+        };
+        /** @description The event envelope: what streams, webhooks and the event log carry. */
+        EventEnvelope: {
+            /** @description ULID, strictly increasing per map in delivery order. */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /** Format: uuid */
+            map_id: string;
+            /** @description ISO 8601 UTC, milliseconds. */
+            ts: string;
+            payload: components["schemas"]["Record_string.unknown_"];
+        };
+        EventLogResponse: {
+            /** @description Events oldest first; their ids are strictly increasing. */
+            data: components["schemas"]["EventEnvelope"][];
+            /** @description Pass as `after` to read on; null when this page was the end of the log. */
+            next_after: string | null;
         };
         /** @description One event of the map's log, as the reference server's audit entries. */
         AuditEntryDto: {
@@ -2506,25 +2498,6 @@ export interface components {
          * @enum {string}
          */
         AuditPeriod: "1H" | "1D" | "1W" | "1M" | "2M" | "3M";
-        /** @enum {string} */
-        EventType: "add_system" | "deleted_system" | "system_metadata_changed" | "connection_added" | "connection_removed" | "connection_updated" | "signature_added" | "signature_removed" | "signatures_updated" | "map_kill" | "acl_member_added" | "acl_member_removed" | "acl_member_updated" | "character_added" | "character_removed" | "characters_updated" | "rally_point_added" | "rally_point_removed";
-        /** @description The event envelope: what streams, webhooks and the event log carry. */
-        EventEnvelope: {
-            /** @description ULID, strictly increasing per map in delivery order. */
-            id: string;
-            type: components["schemas"]["EventType"];
-            /** Format: uuid */
-            map_id: string;
-            /** @description ISO 8601 UTC, milliseconds. */
-            ts: string;
-            payload: components["schemas"]["Record_string.unknown_"];
-        };
-        EventLogResponse: {
-            /** @description Events oldest first; their ids are strictly increasing. */
-            data: components["schemas"]["EventEnvelope"][];
-            /** @description Pass as `after` to read on; null when this page was the end of the log. */
-            next_after: string | null;
-        };
         /** @description One event type of the catalog. */
         EventTypeDto: {
             /** @description The envelope's `type`. */
@@ -2716,6 +2689,33 @@ export interface components {
         };
         TrackCharacterRequest: {
             tracked: boolean;
+        };
+        /** @description The copy, and its first map key. */
+        DuplicatedMapDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Made from the name: lower-case letters, digits and dashes, with `-2`, `-3`, … when taken. */
+            slug: string;
+            description: string | null;
+            /** @description A map key of the copy, bound to the owner's character. Shown once: only its hash is stored. */
+            api_key: string;
+        };
+        DataResponse_DuplicatedMapDto_: {
+            data: components["schemas"]["DuplicatedMapDto"];
+        };
+        /** @description What the copy is called and what it takes along. */
+        DuplicateMapRequest: {
+            /** @description Name of the copy (3–20 characters, as the reference server allows); its slug is made from it. */
+            name: string;
+            /** @description Description of the copy; omitted or null: none. */
+            description?: string | null;
+            /** @description Link the copy to the ACLs the map is linked to. Default true. */
+            copy_acls?: boolean;
+            /** @description Copy the systems' signatures. Default true. */
+            copy_signatures?: boolean;
+            /** @description Accepted for clients of the reference server and ignored: this service keeps no per-user map settings. */
+            copy_user_settings?: boolean;
         };
         /** @description An ACL in the per-map list (GET /api/map/acls). */
         AclListItemDto: {
@@ -7077,9 +7077,14 @@ export interface operations {
             };
         };
     };
-    DuplicateMap: {
+    ListEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description ULID of the last event already seen; omitted means from the oldest kept event. */
+                after?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description Map UUID or slug. */
@@ -7087,22 +7092,18 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["DuplicateMapRequest"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Created */
-            201: {
+            /** @description Ok */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DataResponse_DuplicatedMapDto_"];
+                    "application/json": components["schemas"]["EventLogResponse"];
                 };
             };
-            /** @description Malformed parameter or body (`validation_failed` with details) */
+            /** @description Malformed `after` id or `limit` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7120,15 +7121,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not the map owner's key */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
             /** @description Unknown map, or a map this key does not belong to */
             404: {
                 headers: {
@@ -7138,17 +7130,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (see Retry-After) */
+            /** @description Rate limit exceeded */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Database unavailable (see Retry-After) */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7241,70 +7224,6 @@ export interface operations {
             };
             /** @description Database unavailable (see Retry-After) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    ListEvents: {
-        parameters: {
-            query?: {
-                /** @description ULID of the last event already seen; omitted means from the oldest kept event. */
-                after?: string;
-                /** @description Page size. */
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description Map UUID or slug. */
-                map_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventLogResponse"];
-                };
-            };
-            /** @description Malformed `after` id or `limit` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unknown map, or a map this key does not belong to */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8224,6 +8143,87 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    DuplicateMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DuplicateMapRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_DuplicatedMapDto_"];
+                };
+            };
+            /** @description Malformed parameter or body (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not the map owner's key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map, or a map this key does not belong to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
