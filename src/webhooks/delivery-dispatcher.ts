@@ -291,7 +291,7 @@ export class DeliveryDispatcher implements PlanningSink {
    * subscription is below its earned slots. A subscription that succeeded before but not in the last second (a map written now and then) gets its earned slots at once too, but
    * its attempts beyond the first may take only half of the worker's slots in all: if such receivers began
    * to hang meanwhile, the other half still serves the rest. One whose lease would no longer outlast an
-   * attempt is given back instead.
+   * attempt, or whose subscription a Retry-After holds, is given back instead.
    */
   private pump(): void {
     if (!this.o.running() || this.inFlight.total >= this.o.concurrency) return;
@@ -300,7 +300,7 @@ export class DeliveryDispatcher implements PlanningSink {
     const expired: ClaimedDelivery[] = [];
     const leave = new Set<number>();
     for (const [i, w] of this.ready.entries()) {
-      if (w.leasedAt >= stale) continue;
+      if (w.leasedAt >= stale && !this.slots.isHeld(w.delivery.subscription_id, now)) continue;
       expired.push(w.delivery);
       leave.add(i);
     }

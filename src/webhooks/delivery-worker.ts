@@ -10,7 +10,7 @@ import { SubscriptionRepository } from './subscription.repository.js';
 import type { WebhookMetrics } from './webhook.metrics.js';
 import { DeliveryPlanner } from './delivery-planner.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
-import { OutcomeRecorder, outcomeOf } from './outcome-recorder.js';
+import { holdOf, OutcomeRecorder, outcomeOf } from './outcome-recorder.js';
 import { SubscriptionProber } from './subscription-prober.js';
 import { WebhookNoticeRepository } from './webhook-notices.repository.js';
 import { sleep } from './sleep.js';
@@ -153,7 +153,11 @@ export class DeliveryWorker {
     if (result.ok) {
       this.dispatcher.slots.succeeded(d.subscription_id, Date.now(), result.durationMs);
       m.eventToDelivered.observe(Math.max(0, Date.now() - d.event_at_ms) / 1000);
-    } else this.dispatcher.slots.failed(d.subscription_id);
+    } else {
+      this.dispatcher.slots.failed(d.subscription_id);
+      const until = holdOf(result, attemptedAt, this.o.retryWaitsMs);
+      if (until !== undefined) this.dispatcher.slots.hold(d.subscription_id, until);
+    }
     this.recorder.add({ delivery: d, attempt, attemptedAt, result, outcome: outcomeOf(d, attempt, result, this.o.retryWaitsMs) });
   }
 

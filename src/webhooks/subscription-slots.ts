@@ -25,6 +25,12 @@ export class SubscriptionSlots {
   private readonly lastOk = new Map<string, number>();
   /** Per subscription, successes in a row in this worker (capped at the per-subscription limit). */
   private readonly streak = new Map<string, number>();
+  /**
+   * Per subscription, until when (epoch ms) a receiver's Retry-After holds its attempts, known here as
+   * soon as the answer came: the recorder writes the hold to PostgreSQL (which claims and leases
+   * respect) a batch later, and nothing of the subscription may start in between.
+   */
+  private readonly holds = new Map<string, number>();
 
   /**
    * `perSubscription`: WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION. `queuePerSlot`: deliveries a subscription with
@@ -43,6 +49,20 @@ export class SubscriptionSlots {
 
   heldBy(id: string): number {
     return this.heldBySub.get(id) ?? 0;
+  }
+
+  /** A receiver's Retry-After: no attempt of the subscription starts in this worker before `untilMs`. */
+  hold(id: string, untilMs: number): void {
+    if (untilMs > (this.holds.get(id) ?? 0)) this.holds.set(id, untilMs);
+  }
+
+  /** Whether a Retry-After holds the subscription at `now`. */
+  isHeld(id: string, now: number): boolean {
+    const until = this.holds.get(id);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.holds.delete(id);
+    return false;
   }
 
   /** Counts a slot of the subscription as taken. */

@@ -79,4 +79,14 @@ describe('SubscriptionSlots', () => {
     slots.failed('a');
     expect(slots.queueable('a')).toBe(1);
   });
+
+  it("holds a subscription from the moment a receiver's Retry-After is known until it runs out, never shortening a hold", () => {
+    const slots = new SubscriptionSlots(4, 3);
+    expect(slots.isHeld('a', 1_000)).toBe(false);
+    slots.hold('a', 3_000);
+    slots.hold('a', 2_000);
+    expect(slots.isHeld('a', 2_999)).toBe(true);
+    expect(slots.isHeld('b', 2_000)).toBe(false);
+    expect(slots.isHeld('a', 3_000)).toBe(false);
+  });
 });
