@@ -36,7 +36,7 @@ export const SETTINGS: readonly Setting[] = [
   {
     name: 'DATABASE_SESSION_URL',
     meaning:
-      "PostgreSQL connection string of a session (a direct connection, or a pooler in session mode) to the same database, for what needs one: the event relay's LISTEN and partition locks and the migrations' lock. Set it when DATABASE_URL goes through a connection pooler in transaction mode (PgBouncer's pool_mode = transaction): DATABASE_URL connections then send no startup parameters, and the process refuses to start unless statement_timeout, lock_timeout, idle_in_transaction_session_timeout and search_path come from the role or database (docs/operations.md#connection-poolers)",
+      "PostgreSQL connection string of a session (a direct connection, or a pooler in session mode) to the same database, for what needs one: the event relay's LISTEN and partition locks, the webhook workers' partition leases and the migrations' lock. Set it when DATABASE_URL goes through a connection pooler in transaction mode (PgBouncer's pool_mode = transaction): DATABASE_URL connections then send no startup parameters, and the process refuses to start unless statement_timeout, lock_timeout, idle_in_transaction_session_timeout and search_path come from the role or database (docs/operations.md#connection-poolers)",
     default: '',
     unit: 'URL',
   },
