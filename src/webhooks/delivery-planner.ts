@@ -78,8 +78,8 @@ export class DeliveryPlanner {
     const inFlight = new Set<Promise<boolean>>();
     /** Settles true once every batch read so far is planned (false: the worker stopped first). */
     let previous: Promise<boolean> = Promise.resolve(true);
-    /** The batch read last: its maps, and its planning (the only one that can still be under way). */
-    let last: { maps: ReadonlySet<string>; planned: Promise<boolean> } | undefined;
+    /** The batch read last: its events, and its planning (the only one that can still be under way). */
+    let last: { events: readonly EventEnvelope[]; planned: Promise<boolean> } | undefined;
     while (this.o.running()) {
       if (inFlight.size >= PLAN_IN_FLIGHT) {
         await Promise.race(inFlight);
@@ -96,14 +96,15 @@ export class DeliveryPlanner {
       if (!this.o.running()) break;
       if (events.length === 0) continue;
       const before = previous;
-      // A batch with a map of the batch before it is planned after that one: the planning insert takes
-      // each subscription's webhook-sequence numbers and leases, so two inserts of one map under way at
-      // once numbered (and leased) its events in whichever order PostgreSQL ran them, not in event order.
-      // Batches of other maps (other partitions) are still planned alongside.
-      const maps = new Set(events.map((e) => e.map_id));
+      // A batch with a subscription of the batch before it is planned after that one: the planning insert
+      // takes each subscription's webhook-sequence numbers and leases, so two inserts for one subscription
+      // under way at once numbered (and leased) its events in whichever order PostgreSQL ran them, not in
+      // event order. Batches for other subscriptions are still planned alongside (one whose insert is
+      // stuck behind a lock holds up no other subscription).
       const prior = last;
-      const planned = prior && [...maps].some((m) => prior.maps.has(m)) ? prior.planned.then(() => this.planUntilDone(events)) : this.planUntilDone(events);
-      last = { maps, planned };
+      const planned =
+        prior && this.shareSubscriptions(prior.events, events) ? prior.planned.then(() => this.planUntilDone(events)) : this.planUntilDone(events);
+      last = { events, planned };
       const done = (async () => {
         const ok = (await planned) && (await before);
         if (ok) {
@@ -125,6 +126,22 @@ export class DeliveryPlanner {
    * planned id) would pass it. False when the worker stops first: the position stays behind the batch,
    * and the next start plans it from the event log.
    */
+  /**
+   * Whether two batches may deliver to one subscription: by the cached subscriptions of their maps, or,
+   * when a map is not cached, by whether they share a map.
+   */
+  private shareSubscriptions(a: readonly EventEnvelope[], b: readonly EventEnvelope[]): boolean {
+    const subsOf = (events: readonly EventEnvelope[]): Set<string> | undefined => {
+      const entries = this.cache.cached(new Set(events.map((e) => e.map_id)));
+      if (!entries) return undefined;
+      return new Set(events.flatMap((e) => SubscriptionCache.matching(entries.get(e.map_id)!, e.type, Date.parse(e.ts)).map((s) => s.id)));
+    };
+    const [sa, sb] = [subsOf(a), subsOf(b)];
+    if (sa && sb) return [...sb].some((id) => sa.has(id));
+    const maps = new Set(a.map((e) => e.map_id));
+    return b.some((e) => maps.has(e.map_id));
+  }
+
   private async planUntilDone(events: readonly EventEnvelope[]): Promise<boolean> {
     for (let failures = 0; ; failures++) {
       try {
