@@ -100,7 +100,14 @@ describe('the start-time check of REDIS_CLUSTER against the server', () => {
       LOG_LEVEL: 'warn',
     };
     const onCluster = startCli(['serve', '--roles', role], { ...base, REDIS_URL: cluster.url });
-    const onSingle = startCli(['serve', '--roles', role], { ...base, REDIS_URL: single.url, REDIS_CLUSTER: 'true' });
+    // A schema of its own: two processes creating one new schema at once can collide in PostgreSQL
+    // (CREATE SCHEMA IF NOT EXISTS is not safe against a concurrent one) and exit 1 before the check.
+    const onSingle = startCli(['serve', '--roles', role], {
+      ...base,
+      DATABASE_SCHEMA: uniqueName('rmode').toLowerCase(),
+      REDIS_URL: single.url,
+      REDIS_CLUSTER: 'true',
+    });
     try {
       expect(await onCluster.exited).toBe(2);
       expect(onCluster.output()).toContain('set REDIS_CLUSTER=true');
