@@ -93,6 +93,8 @@ export class RedisStreamCaps implements StreamCaps {
   private readonly timer: NodeJS.Timeout;
   private readonly process = randomUUID();
   private seq = 0;
+  /** Renewals started so far: an admission refused after one started while it was pending was counted by it. */
+  private renewals = 0;
   private renewing: Promise<void> | undefined;
   private renewAgain = false;
   /** Connections Redis no longer counted at the last renewal (written again then). */
@@ -137,6 +139,7 @@ export class RedisStreamCaps implements StreamCaps {
     bump(map.pendingByKey, keyId, 1);
     const now = Date.now();
     const known = map.epoch;
+    const renewalsBefore = this.renewals;
     let reply: [number, string, number];
     try {
       reply = (await this.bounded(
@@ -169,6 +172,10 @@ export class RedisStreamCaps implements StreamCaps {
     if (verdict !== 0) {
       this.leases.delete(id);
       this.settle(mapId, keyId, map);
+      // A renewal sent while this admission was under way counted it (so an admission is never
+      // undercounted); refused, it is written off again before the refusal answers, or the map would
+      // look one fuller to every process until the next renewal.
+      if (this.renewals !== renewalsBefore) await this.renewNow().catch(() => undefined);
       if (verdict === 3) return { admitted: false, code: 'caps_recovering', retryAfterS: Math.max(1, Math.ceil(Number(wait) / 1000)) };
       return { admitted: false, code: verdict === 1 ? 'map_stream_limit' : 'key_stream_limit', retryAfterS: retryAfter(this.timing) };
     }
@@ -267,6 +274,7 @@ export class RedisStreamCaps implements StreamCaps {
    * connection its admissions and releases use too, so Redis sees them in the order they happened.
    */
   private async renew(): Promise<void> {
+    this.renewals++;
     const until = String(Date.now() + this.timing.leaseMs);
     const ttl = String(this.timing.leaseMs * 2);
     const recovery = String(recoveryMs(this.timing));

@@ -140,6 +140,23 @@ describe('stream caps (Redis only): leases for the life of every connection', ()
     expect(map).toMatchObject({ admitted: false, code: 'map_stream_limit' });
   });
 
+  it('a refusal counted by a renewal sent while it was under way is written off before it answers', async () => {
+    const { processes } = await redisCaps({ perMap: 4, perKey: 2, perProcess: 1000 }, { leaseMs: 60_000, renewMs: 30_000 });
+    const [one, other] = processes as [RedisStreamCaps, RedisStreamCaps];
+    const mapId = randomUUID();
+    expect(admitted(await Promise.all([one.admit(mapId, 'full-key'), one.admit(mapId, 'full-key'), other.admit(mapId, 'k')]))).toBe(3);
+    // The renewal goes out while the refused admission is pending, so it writes that admission's count too.
+    const refused = one.admit(mapId, 'full-key');
+    const renewal = one.renewNow();
+    expect(await refused).toMatchObject({ admitted: false, code: 'key_stream_limit' });
+    await renewal;
+    const inspect = await redisClient();
+    const prefix = prefixes[prefixes.length - 1]!;
+    expect(await countedConnections(inspect, prefix, mapId, 'full-key')).toEqual({ map: 3, key: 2 });
+    // The map's fourth slot is free for any process at once, not a renewal period later.
+    expect((await other.admit(mapId, 'another-key')).admitted).toBe(true);
+  });
+
   it('after a Redis restart that lost every count: admits nothing past a cap, and the counts are whole again within a renewal period', async () => {
     const own = await OwnRedis.create({ persist: false });
     const conns: Redis[] = [];
