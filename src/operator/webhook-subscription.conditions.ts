@@ -85,10 +85,15 @@ export function deliveryConditions(obj: WebhookSubscriptionResource, sub: Webhoo
   const ready = condition(obj, 'Ready', 'True', 'Reconciled', applied);
   if (attemptsFailing(sub)) {
     const given = sub.consecutiveFailures > 0 ? `${sub.consecutiveFailures} consecutive events given up; ` : 'attempts are being retried; ';
-    // At 90 % of the threshold the workers disable it at: a reason of its own, so a Warning Event says so.
+    // At 50 % and at 90 % of the threshold the workers disable it at: a reason of its own each, so a
+    // Warning Event says so (the workers' webhook_failing notices on the map's stream, the same levels).
     if (sub.warnedLevel >= 90) {
       const message = `Delivery is failing and the subscription is about to be disabled (${given}90 % of the threshold reached; last error: ${sub.lastError ?? 'unknown error'})`;
       return [ready, condition(obj, 'Degraded', 'True', 'DisablingSoon', message)];
+    }
+    if (sub.warnedLevel >= 50) {
+      const message = `Delivery is failing and the subscription is halfway to being disabled (${given}50 % of the threshold reached; last error: ${sub.lastError ?? 'unknown error'})`;
+      return [ready, condition(obj, 'Degraded', 'True', 'HalfwayToDisable', message)];
     }
     return [
       ready,

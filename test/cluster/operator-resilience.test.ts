@@ -56,9 +56,10 @@ describe.skipIf(unavailable)('operator: WebhookSubscription resources on a real 
     await eventually('worker ready', async () => (await ops(port, '/readyz')).status === 200, 30_000);
 
     await makeSystem(api.platform, other.map.id, 31000005);
-    const failing = await eventually('DeliveryFailing', () => {
+    // One event of two given up: 50 % of the threshold.
+    const failing = await eventually('HalfwayToDisable', () => {
       const c = getCr('team-b', 'failing');
-      return condition(c, 'Degraded')?.reason === 'DeliveryFailing' && c?.status?.consecutiveFailures === 1 ? c : undefined;
+      return condition(c, 'Degraded')?.reason === 'HalfwayToDisable' && c?.status?.consecutiveFailures === 1 ? c : undefined;
     });
     expect(failing.status).toMatchObject({ consecutiveFailures: 1 });
     expect(failing.status!.lastError).toMatch(/401/);
@@ -76,7 +77,7 @@ describe.skipIf(unavailable)('operator: WebhookSubscription resources on a real 
     expect((await api.platform.webhooks.getManaged('kubernetes:team-b/failing'))!.active).toBe(false);
     await eventually('Warning events', () => {
       const reasons = eventReasons('team-b', 'failing');
-      return reasons.includes('DeliveryFailing') && reasons.includes('DisabledAfterFailures');
+      return reasons.includes('HalfwayToDisable') && reasons.includes('DisabledAfterFailures');
     });
 
     // An edit of the resource applies it again: active, failures reset.

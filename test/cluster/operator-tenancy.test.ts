@@ -111,15 +111,28 @@ describe.skipIf(unavailable)('operator: tenancy, honest status, Events, field ma
     expect(failing.status!.consecutiveFailures).toBe(0);
     expect(condition(failing, 'Degraded')!.message).toMatch(/attempts are being retried; last error: HTTP 503/);
     expect(condition(failing, 'Ready')!.status).toBe('True');
-    // The event exhausts its attempts and the workers disable the subscription.
-    await subs.recordExhausted(db, id, 'HTTP 503', 1);
+    // Events exhaust their attempts, ten in a row disable it (as the workers record them): the owner
+    // is warned at 50 % and at 90 % of the threshold before the disable.
+    const degradedAs = (reason: string) =>
+      eventually(reason, () => {
+        const c = h.getCr('team-b', 'quiet');
+        return condition(c, 'Degraded')?.reason === reason ? c : undefined;
+      });
+    for (let i = 0; i < 5; i++) await subs.recordExhausted(db, id, 'HTTP 503', 10);
+    const halfway = await degradedAs('HalfwayToDisable');
+    expect(halfway.status!.consecutiveFailures).toBe(5);
+    expect(condition(halfway, 'Degraded')!.message).toMatch(/5 consecutive events given up; 50 % of the threshold reached/);
+    for (let i = 0; i < 4; i++) await subs.recordExhausted(db, id, 'HTTP 503', 10);
+    expect((await degradedAs('DisablingSoon')).status!.consecutiveFailures).toBe(9);
+    await subs.recordExhausted(db, id, 'HTTP 503', 10);
     await h.waitReason('team-b', 'quiet', 'DisabledAfterFailures', 'False');
     await eventually('a Warning per transition', () => {
       const warnings = h
         .events('team-b', 'quiet')
         .filter((e) => e.type === 'Warning')
         .map((e) => e.reason);
-      return ['MapWebhooksDisabled', 'DeliveryFailing', 'DisabledAfterFailures'].every((r) => warnings.includes(r));
+      const order = ['MapWebhooksDisabled', 'DeliveryFailing', 'HalfwayToDisable', 'DisablingSoon', 'DisabledAfterFailures'];
+      return order.every((r) => warnings.includes(r));
     });
     expect(h.events('team-b', 'quiet').find((e) => e.reason === 'Ready')?.type).toBe('Normal');
   });

@@ -30,9 +30,14 @@ const sub = (over: Partial<WebhookSubscription>): WebhookSubscription => ({
 });
 
 describe('deliveryConditions near the disable threshold', () => {
-  it('is DeliveryFailing below 90 % of the threshold, DisablingSoon (a reason of its own, so a Warning Event) from 90 %', () => {
+  it('is DeliveryFailing below 50 % of the threshold, HalfwayToDisable from 50 %, DisablingSoon from 90 % (a reason of its own each, so a Warning Event)', () => {
     const degraded = (s: WebhookSubscription) => deliveryConditions(obj, s, true)[1];
-    expect(degraded(sub({ consecutiveFailures: 5, warnedLevel: 50 }))).toMatchObject({ status: 'True', reason: 'DeliveryFailing' });
+    expect(degraded(sub({ consecutiveFailures: 4, warnedLevel: 0 }))).toMatchObject({ status: 'True', reason: 'DeliveryFailing' });
+    const halfway = degraded(sub({ consecutiveFailures: 5, warnedLevel: 50 }));
+    expect(halfway).toMatchObject({ type: 'Degraded', status: 'True', reason: 'HalfwayToDisable' });
+    expect(halfway.message).toBe(
+      'Delivery is failing and the subscription is halfway to being disabled (5 consecutive events given up; 50 % of the threshold reached; last error: receiver answered 503)',
+    );
     const soon = degraded(sub({ consecutiveFailures: 9, warnedLevel: 90 }));
     expect(soon).toMatchObject({ type: 'Degraded', status: 'True', reason: 'DisablingSoon', observedGeneration: 3 });
     expect(soon.message).toBe(
