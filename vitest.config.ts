@@ -22,6 +22,7 @@ const REDIS_CLUSTER_SUITES = [
   'test/integration/event-transport.test.ts',
   'test/integration/event-relay.test.ts',
   'test/integration/event-relay-failover.test.ts',
+  'test/integration/event-consumer-partitions.test.ts',
   'test/integration/webhook-position.test.ts',
   'test/integration/rate-limit.test.ts',
   'test/integration/roles.test.ts',

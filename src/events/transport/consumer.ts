@@ -39,6 +39,8 @@ export class DurableEventConsumer implements EventConsumer {
   /** The last read of the event log found nothing more: buffered tail events are complete. */
   private caughtUp = false;
   private readonly alarm = new Alarm();
+  /** Counts the falls behind: a log read that began before the last one cannot call the consumer caught up. */
+  private behind = 0;
   private readonly unsubscribe: () => void;
   private readonly unscope: () => void;
   private started: Promise<void> | undefined;
@@ -52,11 +54,16 @@ export class DurableEventConsumer implements EventConsumer {
     private readonly scope?: PartitionScope,
   ) {
     // A partition taken over is read from the event log first, from the positions its last holder left;
-    // the feed reads the held partitions only.
+    // the feed reads the held partitions only. The feed starts a partition added at its newest entry
+    // when it has added it: an event published before that and after a log read began is in neither,
+    // so the log is read again once the feed has its positions.
     this.unscope =
       scope?.onChange(() => {
         this.fallBehind();
-        void feed.setPartitions([...scope.held()]).catch(() => undefined);
+        void feed
+          .setPartitions([...scope.held()])
+          .catch(() => undefined)
+          .then(() => this.fallBehind());
       }) ?? (() => undefined);
     this.unsubscribe = feed.subscribe({
       event: (e) => {
@@ -64,8 +71,8 @@ export class DurableEventConsumer implements EventConsumer {
         this.buffer.push(e);
         if (this.buffer.length > 10_000) {
           // Too far behind for memory: fall back to the log.
-          this.buffer = [];
-          this.caughtUp = false;
+          this.fallBehind();
+          return;
         }
         this.alarm.ring();
       },
@@ -78,6 +85,7 @@ export class DurableEventConsumer implements EventConsumer {
   }
 
   private fallBehind(): void {
+    this.behind++;
     this.caughtUp = false;
     this.buffer = [];
     this.alarm.ring();
@@ -155,6 +163,7 @@ export class DurableEventConsumer implements EventConsumer {
    * first `max` by id of each map's next ones), so a position moved past them skips nothing.
    */
   private async fromLog(max: number): Promise<EventEnvelope[]> {
+    const behind = this.behind;
     const handed = [...this.handedOut.entries()];
     const perMap = Math.min(max, PER_MAP_READ);
     const held = this.scope ? [...this.scope.held()] : undefined;
@@ -182,7 +191,7 @@ export class DurableEventConsumer implements EventConsumer {
     // Caught up when the log had nothing more: fewer than `max` in all, and no map cut at `perMap`.
     const counts = new Map<string, number>();
     for (const r of rows) counts.set(r.map_id, (counts.get(r.map_id) ?? 0) + 1);
-    if (rows.length < max && [...counts.values()].every((n) => n < perMap)) this.caughtUp = true;
+    if (rows.length < max && [...counts.values()].every((n) => n < perMap) && behind === this.behind) this.caughtUp = true;
     return rows.map((r) => ({ id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload }));
   }
 }

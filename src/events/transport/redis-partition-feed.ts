@@ -50,7 +50,16 @@ export class RedisPartitionFeed implements PartitionFeed {
     p.position = newest[0]?.id ?? '0-0';
   }
 
-  async setPartitions(partitions: readonly number[]): Promise<void> {
+  /** The change of partitions under way (changes run one after another). */
+  private changing: Promise<void> = Promise.resolve();
+
+  setPartitions(partitions: readonly number[]): Promise<void> {
+    const change = this.changing.then(() => this.change(partitions));
+    this.changing = change.catch(() => undefined);
+    return change;
+  }
+
+  private async change(partitions: readonly number[]): Promise<void> {
     const wanted = new Set(partitions);
     const kept = this.parts.filter((p) => wanted.has(p.n));
     for (const p of this.parts) {
