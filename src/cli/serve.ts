@@ -76,6 +76,7 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Se
       // Each role logs its own start-up line: what it does with these settings, or what is switched off.
       roles.set(role.name, await role.start(core));
     }
+    ops.started();
   } catch (err) {
     await shutdown();
     throw err;

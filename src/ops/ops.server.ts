@@ -6,6 +6,8 @@ import { listenAddress } from '../common/listen-address.js';
 
 export interface OpsServer {
   url: string;
+  /** Every role has started: /readyz answers by its checks from now on (503 `starting` before). */
+  started(): void;
   /** From now on /readyz answers 503 (the process is shutting down). */
   drain(): void;
   close(): Promise<void>;
@@ -30,6 +32,10 @@ export interface OpsOptions {
  */
 export async function startOpsServer(o: OpsOptions): Promise<OpsServer> {
   let draining = false;
+  // Until every role has started (a worker's consumer registered, a stream role's caps joined), the
+  // process is not ready: what a ready process promises (an event committed now is delivered) holds
+  // only from then on.
+  let starting = true;
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
@@ -40,8 +46,8 @@ export async function startOpsServer(o: OpsOptions): Promise<OpsServer> {
     if (path === '/healthz') return send(200, { status: 'ok', roles: o.roles() });
     if (path === '/readyz') {
       void runReadiness(o.readiness()).then((checks) => {
-        const ready = !draining && Object.values(checks).every(Boolean);
-        send(ready ? 200 : 503, { ready, ...(draining ? { draining: true } : {}), checks });
+        const ready = !draining && !starting && Object.values(checks).every(Boolean);
+        send(ready ? 200 : 503, { ready, ...(starting ? { starting: true } : {}), ...(draining ? { draining: true } : {}), checks });
       });
       return;
     }
@@ -68,6 +74,9 @@ export async function startOpsServer(o: OpsOptions): Promise<OpsServer> {
   o.log.info({ address: bound, url, paths: ['/healthz', '/readyz', '/metrics'] }, 'ops port listening');
   return {
     url,
+    started() {
+      starting = false;
+    },
     drain() {
       draining = true;
     },
