@@ -217,7 +217,7 @@ describe('GET /api/maps/{map_id}/routes', () => {
       code: 'system_not_found',
       details: [{ field: 'to', message: '1 is not a solar system of the static data' }],
     });
-    expect(((await c.send('GET', `/routes?origin=2&to=${JITA}`)).body as ErrorBody).details).toEqual([
+    expect((await c.send<ErrorBody>('GET', `/routes?origin=2&to=${JITA}`)).body.details).toEqual([
       { field: 'origin', message: '2 is not a solar system of the static data' },
     ]);
     expectValidation(await c.send('GET', `/routes?origin=${JITA}`), 'to');
