@@ -11,7 +11,7 @@ NPM := npm --no-audit --no-fund --loglevel=error
 CLIENT_DIR := clients/typescript
 CLIENT_TYPES := $(CLIENT_DIR)/src/generated/openapi.ts
 
-.PHONY: help node install client build run serve test test-cluster test-redis-cluster test-pgbouncer test-e2e image test-all kube-tools k8s typecheck lint format check migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator bench-hostile-bodies bench-scale clean
+.PHONY: help node install client build run serve test test-cluster test-redis-cluster test-pgbouncer test-e2e image test-all kube-tools k8s typecheck lint format check migrate sde-import bench-api bench-events bench-stream bench-stream-churn bench-webhooks bench-operator bench-hostile-bodies bench-scale bench-routes clean
 help: ## list targets
 	@grep -E '^[a-z0-9-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
@@ -125,6 +125,9 @@ bench-hostile-bodies: build ## another client's read latency (p50/p95/p99) alone
 
 bench-scale: build ## stream scale-out on a 3-master Redis Cluster on loopback: 1, 2, 4 stream processes each serving its share of maps (deliveries/s, ratio to linear, bytes of maps not served, Redis CPU per delivery) and one process on 1 map while 8,000 events/s go to 1,000 others (its CPU, bytes received)
 	node --import tsx bench/scale.mjs
+
+bench-routes: build ## route finder: routes/s over the full static data (8,437 systems; BENCH_STATIC_DIR, default ../shared/data/eve-static) per flag against a bare BFS/Dijkstra in the same process, then POST /route/findClosest through HTTP
+	node bench/routes.mjs
 
 bench-webhooks: build ## webhook delivery: one worker process against a local receiver (saturation, latency, a timing-out tenth, a map whose receivers stall), against a bare sign-and-POST loop
 	node bench/webhooks.mjs

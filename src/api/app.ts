@@ -17,7 +17,7 @@ import { errorHandler } from './app-errors.js';
  * server does):
  * 1. request id, access log and metrics (app-request-log.ts);
  * 2. pages: icon, console, probes, OpenAPI document, explorer (app-pages.ts);
- * 3. under /api: rate limit, feature gates, the key before the body (rate limiter, feature-gates.ts,
+ * 3. under /api (the rate limit also under /route): rate limit, feature gates, the key before the body (rate limiter, feature-gates.ts,
  *    key-before-body.ts);
  * 4. the body of routed requests, read within its route's limit, and input checks (app-body.ts);
  * 5. OPTIONS, the map read cache, a reference-profile key's shapes, the generated routes, then 404/405
@@ -35,7 +35,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(requestLog(deps));
   servePages(app, deps);
 
-  app.use('/api', deps.rateLimiter.middleware);
+  // The route finder of the reference (/route/findClosest) needs no key either; it counts like /api.
+  app.use(['/api', '/route'], deps.rateLimiter.middleware);
   app.use(featureGates(deps.config));
   app.use(keyBeforeBody(deps.tokens));
 

@@ -9,6 +9,7 @@ import { MapDuplicateController } from '../admin/duplicate/map-duplicate.control
 import { EventsController } from '../maps/event-log/event-log.controller.js';
 import { EventCatalogController } from '../events/event-catalog.controller.js';
 import { StaticInfoController } from '../static-data/static-info.controller.js';
+import { RouteFinderController } from '../static-data/routes/route-finder.controller.js';
 import { MAP_CONTROLLER_FACTORIES } from '../maps/map-controllers.js';
 import { WebhooksController } from '../webhooks/webhooks.controller.js';
 
@@ -22,6 +23,7 @@ const FACTORIES = new Map<unknown, (deps: AppDeps) => unknown>([
   [EventsController, (d) => new EventsController(d.eventLog)],
   [EventCatalogController, () => new EventCatalogController()],
   [StaticInfoController, (d) => new StaticInfoController(d.staticInfo)],
+  [RouteFinderController, (d) => new RouteFinderController(d.closestRoutes)],
   [WebhooksController, (d) => new WebhooksController(d.webhooks)],
   ...MAP_CONTROLLER_FACTORIES,
 ]);

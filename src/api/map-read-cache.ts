@@ -58,10 +58,11 @@ const EXPIRY: Record<string, CachedOperation['expiresAt']> = {
 };
 
 /**
- * Paths under the map families that are not map content: the event log (its own cursor) and webhook
- * management (subscription state changes with every delivery, which no map version follows).
+ * Paths under the map families that are not map content: the event log (its own cursor), webhook
+ * management (subscription state changes with every delivery, which no map version follows) and routes
+ * (they follow the static data's stargates too, which a new import changes under an unchanged map).
  */
-const NOT_CACHED = ['/api/maps/{map_id}/events', '/api/maps/{map_id}/webhooks'];
+const NOT_CACHED = ['/api/maps/{map_id}/events', '/api/maps/{map_id}/webhooks', '/api/maps/{map_id}/routes'];
 
 /** The GET operations of the map read families, from the OpenAPI document (see NOT_CACHED). */
 function cachedOperations(): CachedOperation[] {

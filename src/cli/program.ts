@@ -134,7 +134,7 @@ program
           if (opts.from) throw err;
           const cause = err instanceof Error ? err.message.split('\n')[0] : String(err);
           process.stderr.write(
-            `static data could not be read from ${from} (${cause}); using the small sample shipped with mapintel (20 systems). Import the full set later with: node dist/cli.js sde import --from DIR|URL\n`,
+            `static data could not be read from ${from} (${cause}); using the small sample shipped with mapintel (54 systems). Import the full set later with: node dist/cli.js sde import --from DIR|URL\n`,
           );
           await importStaticData(dbOf(core.db.orm), SAMPLE_SDE_DIR, {});
         }

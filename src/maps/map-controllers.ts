@@ -16,6 +16,7 @@ import { TrackingEditsController } from './tracking/tracking-edits.controller.js
 import { KillsController } from './kills/kills.controller.js';
 import { ActivityController } from './activity/activity.controller.js';
 import { MapReadController } from './map-read/map-read.controller.js';
+import { MapRoutesController } from './routes/map-routes.controller.js';
 
 export const MAP_CONTROLLER_FACTORIES: [unknown, (s: Omit<MapServices, 'mapContent'>) => unknown][] = [
   [SystemsController, (s) => new SystemsController(s.systems)],
@@ -33,5 +34,6 @@ export const MAP_CONTROLLER_FACTORIES: [unknown, (s: Omit<MapServices, 'mapConte
   [TrackingEditsController, (s) => new TrackingEditsController(s.tracking)],
   [KillsController, (s) => new KillsController(s.kills)],
   [ActivityController, (s) => new ActivityController(s.activity)],
+  [MapRoutesController, (s) => new MapRoutesController(s.routes)],
   [MapReadController, (s) => new MapReadController(s.systems, s.connections, s.tracking, s.structures, s.mapData)],
 ];

@@ -12,6 +12,8 @@ import { StructuresService } from './structures/structures.service.js';
 import { KillsService } from './kills/kills.service.js';
 import { ActivityService } from './activity/activity.service.js';
 import { TrackingService } from './tracking/tracking.service.js';
+import { MapRoutesService } from './routes/map-routes.service.js';
+import { RouteGraphSource } from '../static-data/routes/route-graph-source.js';
 
 /** The services of map content, one per resource, on one root `Db`. */
 export interface MapServices {
@@ -29,9 +31,12 @@ export interface MapServices {
   kills: KillsService;
   activity: ActivityService;
   tracking: TrackingService;
+  /** Routes over the stargates and the map's connections. */
+  routes: MapRoutesService;
 }
 
-export function createMapServices(db: Db, outbox: Outbox): MapServices {
+/** `graphs`: the process's route graph, shared with the route finder of the static data. */
+export function createMapServices(db: Db, outbox: Outbox, graphs = new RouteGraphSource(db)): MapServices {
   return {
     mapData: new MapReadService(db),
     mapContent: new MapContentService(db, outbox),
@@ -45,5 +50,6 @@ export function createMapServices(db: Db, outbox: Outbox): MapServices {
     kills: new KillsService(db, outbox),
     activity: new ActivityService(db),
     tracking: new TrackingService(db, outbox),
+    routes: new MapRoutesService(db, graphs),
   };
 }

@@ -1,11 +1,13 @@
 /**
  * The static data importer: reads a source, derives the `solar_systems` rows and upserts them all in one
- * transaction. Running it again with the same data changes nothing but rewrites the rows (idempotent).
+ * transaction, with the wormhole types and the stargate jumps, which it replaces. Running it again with
+ * the same data changes nothing but rewrites the rows (idempotent).
  */
 import type { Db } from '../db/db.js';
 import { deriveSolarSystems, type SolarSystemRow } from './sde-derive.js';
 import { loadStaticData, openStaticDataSource } from './sde-source.js';
 import { loadWormholeTypes, WormholeTypeRepository } from './wormhole-types.js';
+import { JUMPS_FILE, loadStargateJumps, StargateJumpRepository, StaticDataImportRepository } from './stargate-jumps.js';
 
 /** Kysely view of the one table the importer writes. */
 export interface StaticDataDb {
@@ -28,11 +30,20 @@ export interface ImportResult {
   inserted: number;
   /** Rows that existed and were overwritten. */
   updated: number;
+  /** Stargate jumps written (one per direction; 0 when the source has no jumps file). */
+  jumps: number;
   durationMs: number;
 }
 
 const DEFAULT_BATCH_SIZE = 1000;
 const MAX_BATCH_SIZE = Math.floor(65535 / 19);
+
+let importsInProcess = 0;
+
+/** How many imports this process has committed: the route graph of this process reloads after one at once (others within its revalidation period). */
+export function importsCommitted(): number {
+  return importsInProcess;
+}
 
 /**
  * Imports the static system data from `from` (a folder with `sde/` and `wormholes/`, or the base URL of the
@@ -51,8 +62,12 @@ export async function importStaticData(database: Db, from: string, opts: ImportO
   progress(`reading ${source.description}`);
   const rows = deriveSolarSystems(await loadStaticData(source));
   const wormholeTypes = await loadWormholeTypes(source);
+  const jumps = await loadStargateJumps(source, new Set(rows.map((r) => r.solar_system_id)));
   progress(`read ${rows.length} systems`);
   progress(`read ${wormholeTypes.length} wormhole types`);
+  progress(
+    jumps ? `read ${jumps.length} stargate jumps` : `no ${JUMPS_FILE} in the source: no stargate jumps (routes only over the wormhole connections given)`,
+  );
 
   const { inserted, updated } = await database.transaction(async (tx) => {
     const db = tx.kysely<StaticDataDb>();
@@ -88,11 +103,15 @@ export async function importStaticData(database: Db, from: string, opts: ImportO
       progress(`wrote ${i + batch.length}/${rows.length}`);
     }
     await new WormholeTypeRepository().replaceAll(tx, wormholeTypes);
+    await new StargateJumpRepository().replaceAll(tx, jumps ?? []);
+    await new StaticDataImportRepository().mark(tx, rows.length, jumps?.length ?? 0);
     const fresh = rows.reduce((n, r) => n + (existing.has(r.solar_system_id) ? 0 : 1), 0);
     return { inserted: fresh, updated: rows.length - fresh };
   });
 
+  importsInProcess++;
+
   const durationMs = Math.round(performance.now() - started);
   progress(`done in ${(durationMs / 1000).toFixed(1)} s (${inserted} inserted, ${updated} updated)`);
-  return { systems: rows.length, inserted, updated, durationMs };
+  return { systems: rows.length, inserted, updated, jumps: jumps?.length ?? 0, durationMs };
 }

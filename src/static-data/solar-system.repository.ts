@@ -22,6 +22,11 @@ export class SolarSystemRepository {
     return new Map(rows.map((r) => [r.solar_system_id, r]));
   }
 
+  /** What the route graph needs of every solar system (routes/route-graph.ts). */
+  async forRoutes(db: Db): Promise<{ solar_system_id: number; solar_system_name: string; security: string; system_class: number }[]> {
+    return db.all('select solar_system_id, solar_system_name, security, system_class from solar_systems');
+  }
+
   /** The first `limit` solar system ids in id order (the demo's fallback when its preferred systems are missing). */
   async firstIds(db: Db, limit: number): Promise<number[]> {
     return (await db.all<{ solar_system_id: number }>('select solar_system_id from solar_systems order by solar_system_id limit ?', [limit])).map(

@@ -249,6 +249,7 @@ describe('API documentation (/swaggerui reads /api/openapi.json)', () => {
     ['delete', '/api/maps/{map_id}/signatures/{id}/link', 200],
     ['patch', '/api/maps/{map_id}/connections', 200],
     ['delete', '/api/maps/{map_id}/connections', 204],
+    ['get', '/api/maps/{map_id}/routes', 200],
   ];
 
   it('documents every endpoint: summary, map key security, success and error responses, request body schema', async () => {

@@ -182,7 +182,7 @@ describe('the demo offline', () => {
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
-      /static data could not be read from https:\/\/\S+ \(.+\); using the small sample shipped with mapintel \(20 systems\)\. Import the full set later with: node dist\/cli\.js sde import --from DIR\|URL/,
+      /static data could not be read from https:\/\/\S+ \(.+\); using the small sample shipped with mapintel \(54 systems\)\. Import the full set later with: node dist\/cli\.js sde import --from DIR\|URL/,
     );
     expect(r.stdout).toContain('mapintel demo map created');
     expect(r.stdout).toMatch(/map API key: +mik_/);

@@ -34,7 +34,9 @@ describe('migrations', () => {
       'maps',
       'mikro_orm_migrations',
       'shared_data_version',
+      'solar_system_jumps',
       'solar_systems',
+      'static_data_imports',
       'users',
       'webhook_attempts',
       'webhook_deliveries',
@@ -87,6 +89,7 @@ describe('migrations', () => {
       'Migration20261128130000_webhook_sequences',
       'Migration20261128140000_rally_points',
       'Migration20261128150000_wormhole_types',
+      'Migration20261129100000_stargate_jumps',
     ]);
     const urls = await conn.execute<{ url: string }[]>(`select url from webhook_subscriptions where map_id = ? order by inserted_at`, [map!.id]);
     expect(urls.map((u) => u.url)).toEqual([

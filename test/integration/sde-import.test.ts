@@ -16,12 +16,15 @@ import { parseCsv } from '../../src/static-data/sde-source.js';
 import { StaticDataError } from '../../src/static-data/sde-derive.js';
 import { StaticInfoService } from '../../src/static-data/static-info.service.js';
 import { J152820, JITA, THERA, withoutDetails } from '../support/static-fixture-rows.js';
+import { RouteGraphSource } from '../../src/static-data/routes/route-graph-source.js';
 
 const FIXTURE = path.resolve(process.cwd(), 'assets/eve-static-sample');
 // The full public static data in a local folder, named by TEST_SDE_DIR (docs/development.md); without it
 // the test is reported as skipped.
 const FULL_DATA = process.env.TEST_SDE_DIR ?? '';
-const FIXTURE_SYSTEMS = 20;
+const FIXTURE_SYSTEMS = 54;
+/** Stargate jumps of the fixture (both directions of 37 stargates). */
+const FIXTURE_JUMPS = 74;
 
 /** A scratch copy of the fixture, edited by `edit(dir)`. */
 async function fixtureCopy(edit: (dir: string) => Promise<void>): Promise<string> {
@@ -81,7 +84,7 @@ describe('importStaticData', () => {
     await db?.close();
   });
   beforeEach(async () => {
-    await execute('truncate solar_systems');
+    await execute('truncate solar_systems, solar_system_jumps, static_data_imports');
   });
 
   it('imports the fixture folder with progress, and the service returns exact DTOs', async () => {
@@ -92,8 +95,10 @@ describe('importStaticData', () => {
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
     expect(messages[0]).toBe(`reading ${FIXTURE}`);
     expect(messages).toContain(`read ${FIXTURE_SYSTEMS} systems`);
+    expect(messages).toContain(`read ${FIXTURE_JUMPS} stargate jumps`);
+    expect(result.jumps).toBe(FIXTURE_JUMPS);
     expect(messages).toContain(`wrote ${FIXTURE_SYSTEMS}/${FIXTURE_SYSTEMS}`);
-    expect(messages.at(-1)).toMatch(/^done in \d+\.\d s \(20 inserted, 0 updated\)$/);
+    expect(messages.at(-1)).toMatch(/^done in \d+\.\d s \(54 inserted, 0 updated\)$/);
     expect(await service.count()).toBe(FIXTURE_SYSTEMS);
 
     expect(await withoutDetails(service, 31001880)).toStrictEqual(J152820);
@@ -199,12 +204,12 @@ describe('importStaticData', () => {
           t.replace('30000326,WF-1LM,10000004,20000047,-0.0019', '30000326,WF-1LM,10000004,20000047,abc'),
         ),
       );
-      await expectNothingWritten(dir, /sde\/mapSolarSystems\.csv line 4: security must be a number, got "abc"$/);
+      await expectNothingWritten(dir, /sde\/mapSolarSystems\.csv line 7: security must be a number, got "abc"$/);
     });
 
     it('wrong field count in a CSV row', async () => {
       const dir = await scratchCopy((d) => editFile(path.join(d, 'sde/mapConstellations.csv'), (t) => t.replace('20000090,VS-8P0', '20000090,VS-8P0,extra')));
-      await expectNothingWritten(dir, /sde\/mapConstellations\.csv line 4: expected 2 fields, found 3$/);
+      await expectNothingWritten(dir, /sde\/mapConstellations\.csv line 5: expected 2 fields, found 3$/);
     });
 
     it('missing CSV column', async () => {
@@ -214,7 +219,7 @@ describe('importStaticData', () => {
 
     it('system pointing at an unknown constellation', async () => {
       const dir = await scratchCopy((d) => editFile(path.join(d, 'sde/mapConstellations.csv'), (t) => t.replace('20000020,Kimotoro\n', '')));
-      await expectNothingWritten(dir, /sde\/mapSolarSystems\.csv line 3: solar system 30000142: unknown constellationID 20000020$/);
+      await expectNothingWritten(dir, /sde\/mapSolarSystems\.csv line 4: solar system 30000139: unknown constellationID 20000020$/);
     });
 
     it('malformed JSON and a malformed JSON entry', async () => {
@@ -227,13 +232,75 @@ describe('importStaticData', () => {
     });
   });
 
+  describe('stargate jumps (sde/mapSolarSystemJumps.csv)', () => {
+    const jumps = () => execute<{ from_solar_system_id: number; to_solar_system_id: number }[]>('select * from solar_system_jumps order by 1, 2');
+    const stamp = async () => (await execute<{ systems: number; jumps: number }[]>('select systems, jumps from static_data_imports'))[0];
+
+    it('imports each row (both directions of a stargate), replaces them on the next import, and stamps the import', async () => {
+      await importStaticData(dbOf(db.orm), FIXTURE, {});
+      const rows = await jumps();
+      expect(rows).toHaveLength(FIXTURE_JUMPS);
+      expect(rows).toContainEqual({ from_solar_system_id: 30000142, to_solar_system_id: 30000144 }); // Jita → Perimeter
+      expect(rows).toContainEqual({ from_solar_system_id: 30000144, to_solar_system_id: 30000142 });
+      expect(await stamp()).toEqual({ systems: FIXTURE_SYSTEMS, jumps: FIXTURE_JUMPS });
+
+      const fewer = await scratchCopy((d) => editFile(path.join(d, 'sde/mapSolarSystemJumps.csv'), (t) => t.replace(/^30000142,30000144\n/m, '')));
+      expect(await importStaticData(dbOf(db.orm), fewer, {})).toMatchObject({ jumps: FIXTURE_JUMPS - 1 });
+      expect(await jumps()).toHaveLength(FIXTURE_JUMPS - 1);
+    });
+
+    it('a source without the file imports no jumps and says so', async () => {
+      const dir = await scratchCopy((d) => rm(path.join(d, 'sde/mapSolarSystemJumps.csv')));
+      await importStaticData(dbOf(db.orm), FIXTURE, {});
+      const messages: string[] = [];
+      expect(await importStaticData(dbOf(db.orm), dir, { progress: (m) => messages.push(m) })).toMatchObject({ systems: FIXTURE_SYSTEMS, jumps: 0 });
+      expect(messages).toContain('no mapSolarSystemJumps.csv in the source: no stargate jumps (routes only over the wormhole connections given)');
+      expect(await jumps()).toEqual([]);
+    });
+
+    it('a jump naming a system the source lacks, a malformed id, a repeated row: the file and line, nothing written', async () => {
+      for (const [row, problem] of [
+        ['30000142,30000001', 'toSolarSystemID 30000001 is not a solar system of mapSolarSystems.csv'],
+        ['30000142,x', 'toSolarSystemID must be an integer, got "x"'],
+        ['30000142,30000144', 'the jump from 30000142 to 30000144 is listed twice'],
+        ['30000142,30000142', 'a jump from 30000142 to itself'],
+      ]) {
+        const dir = await scratchCopy((d) => editFile(path.join(d, 'sde/mapSolarSystemJumps.csv'), (t) => `${t}${row}\n`));
+        await expect(importStaticData(dbOf(db.orm), dir, {})).rejects.toThrow(
+          `${path.join(dir, 'sde/mapSolarSystemJumps.csv')} line ${FIXTURE_JUMPS + 2}: ${problem}`,
+        );
+        expect(await service.count()).toBe(0);
+        expect(await jumps()).toEqual([]);
+      }
+    });
+
+    it('a process reads the graph anew after an import in it', async () => {
+      await importStaticData(dbOf(db.orm), FIXTURE, {});
+      const graphs = new RouteGraphSource(dbOf(db.orm));
+      expect((await graphs.finder()).graph.stargates).toBe(FIXTURE_JUMPS / 2);
+      const dir = await scratchCopy((d) => rm(path.join(d, 'sde/mapSolarSystemJumps.csv')));
+      await importStaticData(dbOf(db.orm), dir, {});
+      expect((await graphs.finder()).graph.stargates).toBe(0);
+    });
+
+    it('another process reads the graph anew within its revalidation period', async () => {
+      await importStaticData(dbOf(db.orm), FIXTURE, {});
+      const graphs = new RouteGraphSource(dbOf(db.orm), 0);
+      expect((await graphs.finder()).graph.stargates).toBe(FIXTURE_JUMPS / 2);
+      // An import elsewhere: the rows and the stamp change without this process's import count.
+      await execute('delete from solar_system_jumps');
+      await execute('update static_data_imports set imported_at = clock_timestamp()');
+      await expect.poll(async () => (await graphs.finder()).graph.stargates, { timeout: 5000 }).toBe(0);
+    });
+  });
+
   it('rolls back every batch when the database rejects a late one (one transaction)', async () => {
     const dir = await scratchCopy((d) =>
       editFile(path.join(d, 'sde/mapSolarSystems.csv'), (t) => t.replace('32000001,AD001,', `32000001,${'A'.repeat(101)},`)),
     );
     const messages: string[] = [];
     await expect(importStaticData(dbOf(db.orm), dir, { batchSize: 5, progress: (m) => messages.push(m) })).rejects.toThrow(/too long/);
-    expect(messages).toContain('wrote 15/20'); // earlier batches went through before the failure
+    expect(messages).toContain('wrote 50/54'); // earlier batches went through before the failure
     expect(await service.count()).toBe(0);
   });
 
@@ -333,5 +400,20 @@ describe('importStaticData', () => {
       pochven: '27',
       negative_zero: '0',
     });
+
+    // The stargates, and routes over them as the game plans them (Jita to Amarr: 11 jumps through
+    // Ahbazon, 45 on the high-sec way, 40 preferring low-sec; to Dodixie 12, 15 and 14).
+    expect(result.jumps).toBe(13_776);
+    const finder = await new RouteGraphSource(dbOf(db.orm)).finder();
+    expect(finder.graph.size).toBe(8437);
+    const route = (to: number, flag: 'shortest' | 'secure' | 'insecure') =>
+      finder.closest({ origin: finder.graph.numberOf(30000142), flag, destinations: [finder.graph.numberOf(to)], count: 1 })[0]!;
+    expect([route(30002187, 'shortest').jumps, route(30002187, 'secure').jumps, route(30002187, 'insecure').jumps]).toEqual([11, 45, 40]);
+    expect([route(30002659, 'shortest').jumps, route(30002659, 'secure').jumps, route(30002659, 'insecure').jumps]).toEqual([12, 15, 14]);
+    expect(route(30002187, 'shortest').systems).toContain(30005196); // Ahbazon, low-sec 0.4
+    const highSec = new Set(
+      (await execute<{ id: number }[]>(`select solar_system_id as id from solar_systems where security::numeric >= 0.5`)).map((r) => r.id),
+    );
+    expect(route(30002187, 'secure').systems.every((id) => highSec.has(id))).toBe(true);
   });
 });

@@ -35,7 +35,11 @@ import { MapReadController } from './../../maps/map-read/map-read.controller.js'
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { WebhooksController } from './../../webhooks/webhooks.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { RouteFinderController } from './../../static-data/routes/route-finder.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { SignatureLinksController } from './../../maps/signatures/signature-links.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { MapRoutesController } from './../../maps/routes/map-routes.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { RallyPointsController } from './../../maps/rally-points/rally-points.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
@@ -1035,6 +1039,60 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ClosestRouteDto": {
+        "dataType": "refObject",
+        "properties": {
+            "origin": {"dataType":"double","required":true},
+            "destination": {"dataType":"double","required":true},
+            "systems": {"dataType":"array","array":{"dataType":"double"},"required":true},
+            "jumps": {"dataType":"double","required":true},
+            "success": {"dataType":"boolean","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "FindClosestResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "routes": {"dataType":"array","array":{"dataType":"refObject","ref":"ClosestRouteDto"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RouteSystemId": {
+        "dataType": "refAlias",
+        "type": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RouteFlag": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["shortest"]},{"dataType":"enum","enums":["secure"]},{"dataType":"enum","enums":["insecure"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SystemPair": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"pattern":{"value":"^[0-9]{1,10}\\|[0-9]{1,10}$"}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DestinationType": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["trade_hubs"]},{"dataType":"enum","enums":["thera"]},{"dataType":"enum","enums":["turnur"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "FindClosestRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "origin": {"ref":"RouteSystemId","required":true},
+            "flag": {"ref":"RouteFlag"},
+            "connections": {"dataType":"array","array":{"dataType":"refAlias","ref":"SystemPair"},"validators":{"maxItems":{"value":5000}}},
+            "avoid": {"dataType":"array","array":{"dataType":"refAlias","ref":"RouteSystemId"},"validators":{"maxItems":{"value":1000}}},
+            "count": {"dataType":"integer","validators":{"minimum":{"value":1},"maximum":{"value":10}}},
+            "type": {"ref":"DestinationType"},
+            "destinations": {"dataType":"array","array":{"dataType":"refAlias","ref":"RouteSystemId"},"validators":{"minItems":{"value":1},"maxItems":{"value":100}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "DataResponse_SignatureDto_": {
         "dataType": "refObject",
         "properties": {
@@ -1047,6 +1105,23 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "solar_system_target": {"dataType":"integer","required":true,"validators":{"minimum":{"value":0},"maximum":{"value":2147483647}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "MapRouteDto": {
+        "dataType": "refObject",
+        "properties": {
+            "jumps": {"dataType":"double","required":true},
+            "systems": {"dataType":"array","array":{"dataType":"double"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DataResponse_MapRouteDto_": {
+        "dataType": "refObject",
+        "properties": {
+            "data": {"ref":"MapRouteDto","required":true},
         },
         "additionalProperties": false,
     },
@@ -3415,6 +3490,41 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsRouteFinderController_findClosest: Record<string, TsoaRoute.ParameterSchema> = {
+                body: {"in":"body","name":"body","required":true,"ref":"FindClosestRequest"},
+        };
+        app.post('/route/findClosest',
+            ...(fetchMiddlewares<RequestHandler>(RouteFinderController)),
+            ...(fetchMiddlewares<RequestHandler>(RouteFinderController.prototype.findClosest)),
+
+            async function RouteFinderController_findClosest(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsRouteFinderController_findClosest, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<RouteFinderController>(RouteFinderController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'findClosest',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsSignatureLinksController_linkSignature: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
@@ -3481,6 +3591,46 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'unlinkSignature',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsMapRoutesController_getRoute: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+                origin: {"in":"query","name":"origin","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                to: {"in":"query","name":"to","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":0},"maximum":{"value":2147483647}}},
+                flag: {"in":"query","name":"flag","ref":"RouteFlag"},
+        };
+        app.get('/api/maps/:map_id/routes',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(MapRoutesController)),
+            ...(fetchMiddlewares<RequestHandler>(MapRoutesController.prototype.getRoute)),
+
+            async function MapRoutesController_getRoute(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsMapRoutesController_getRoute, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<MapRoutesController>(MapRoutesController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getRoute',
                 controller,
                 response,
                 next,

@@ -31,6 +31,18 @@ export class ConnectionRepository {
     return db.all<ConnectionDto>(`select ${DTO_COLUMNS} from map_connections c where c.map_id = ? order by c.inserted_at, c.id`, [mapId]);
   }
 
+  /** The ends of the connections between two visible systems of the map, flat (`[source0, target0, source1, …]`). */
+  async visibleEnds(db: Db, mapId: string): Promise<number[]> {
+    const [row] = await db.all<{ ends: number[] | null }>(
+      `select array_agg(array[c.solar_system_source, c.solar_system_target]) as ends from map_connections c
+        where c.map_id = ?
+          and exists (select 1 from map_systems s where s.map_id = c.map_id and s.solar_system_id = c.solar_system_source and s.visible)
+          and exists (select 1 from map_systems s where s.map_id = c.map_id and s.solar_system_id = c.solar_system_target and s.visible)`,
+      [mapId],
+    );
+    return (row?.ends ?? []).flat();
+  }
+
   async dto(db: Db, id: string): Promise<ConnectionDto> {
     return (await db.one<ConnectionDto>(`select ${DTO_COLUMNS} from map_connections c where c.id = ?`, [id]))!;
   }

@@ -1,8 +1,14 @@
-/** Hostile-input table entries: the static-data read and the admin API. */
-import type { Endpoint } from './table.js';
+/** Hostile-input table entries: the static-data read, the route finder and the admin API. */
+import { NOT_ON_MAP, ON_MAP, ON_MAP_3, type Endpoint } from './table.js';
 
 export const STATIC_AND_ADMIN_ROUTES: Endpoint[] = [
   { method: 'GET', route: '/api/common/system-static-info', token: 'none', ints: ['id'], query: () => ({ id: '30000142' }) },
+  {
+    method: 'POST',
+    route: '/route/findClosest',
+    token: 'none',
+    body: () => ({ origin: ON_MAP, flag: 'secure', connections: [`${ON_MAP}|${ON_MAP_3}`], avoid: [NOT_ON_MAP], count: 2, type: 'trade_hubs' }),
+  },
   { method: 'POST', route: '/api/admin/users', token: 'admin', body: () => ({ name: 'Hostile user' }) },
   { method: 'GET', route: '/api/admin/users', token: 'admin' },
   { method: 'GET', route: '/api/admin/users/:id', token: 'admin', params: (c) => ({ id: c.userId }) },

@@ -126,6 +126,14 @@ export const MAP_ROUTES: Endpoint[] = [
   },
   { method: 'GET', route: '/api/maps/:map_id/rally-points', token: 'map', params: mapPath },
   {
+    method: 'GET',
+    route: '/api/maps/:map_id/routes',
+    token: 'map',
+    params: mapPath,
+    ints: ['origin', 'to'],
+    query: () => ({ origin: String(ON_MAP), to: String(ON_MAP_2), flag: 'secure' }),
+  },
+  {
     method: 'POST',
     route: '/api/maps/:map_id/rally-points',
     token: 'map',

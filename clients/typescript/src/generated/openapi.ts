@@ -798,6 +798,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/route/findClosest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Routes to the closest destinations
+         * @description The routes from `origin` to the `count` closest destinations of a set (`type`: trade hubs, or the
+         *     systems the given connections link to Thera or Turnur; or `destinations` named one by one), over the
+         *     stargates of the static data and the given connections, each usable both ways. `flag` weighs the
+         *     jumps as the game's route planner does: `shortest` counts jumps; `secure` and `insecure` charge 1808
+         *     for a jump into a system of the unwanted security (high-sec is a security shown as 0.5 or more).
+         *     Systems in `avoid` are never entered. Closest first; a destination without a route is not listed.
+         *     Needs no token.
+         */
+        post: operations["FindClosest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/maps/{map_id}/signatures/{id}/link": {
         parameters: {
             query?: never;
@@ -822,6 +848,29 @@ export interface paths {
          *     for the signature's system. 409 `signature_not_linked` when the signature has no link.
          */
         delete: operations["UnlinkSignature"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/maps/{map_id}/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Route between two systems
+         * @description The route from `origin` to `to` over the stargates of the static data and the map's connections
+         *     between visible systems (wormholes, and any other kind), each usable both ways. `flag` as in
+         *     `POST /route/findClosest`: `shortest` (default) counts jumps, `secure` and `insecure` charge 1808 for
+         *     a jump into a system of the unwanted security. Either end may be any system of the static data.
+         */
+        get: operations["GetRoute"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2402,6 +2451,80 @@ export interface components {
         DataResponse_PingResultDto_: {
             data: components["schemas"]["PingResultDto"];
         };
+        /** @description One route of a findClosest answer. */
+        ClosestRouteDto: {
+            /**
+             * Format: double
+             * @description The request's origin.
+             */
+            origin: number;
+            /**
+             * Format: double
+             * @description Solar system id the route ends at.
+             */
+            destination: number;
+            /** @description Solar system ids from the origin to the destination, both included. */
+            systems: number[];
+            /**
+             * Format: double
+             * @description Jumps of the route (systems less one).
+             */
+            jumps: number;
+            /** @description Always true: a destination without a route is not listed. */
+            success: boolean;
+        };
+        /** @description The closest destinations, closest first (fewer than `count` when fewer are reachable; none is 200 with `[]`). */
+        FindClosestResponse: {
+            routes: components["schemas"]["ClosestRouteDto"][];
+        };
+        /**
+         * Format: int32
+         * @description A solar system id.
+         */
+        RouteSystemId: number;
+        /**
+         * @description `shortest`: fewest jumps; `secure`: prefer high-sec (shown security ≥ 0.5); `insecure`: prefer low-sec, null-sec and wormhole space.
+         * @enum {string}
+         */
+        RouteFlag: "shortest" | "secure" | "insecure";
+        /**
+         * @description A connection between two solar systems, `"<id>|<id>"` as the reference server's map sends them
+         *     (usually both orientations; either one is enough: each is used both ways).
+         * @example 31000005|30002813
+         */
+        SystemPair: string;
+        /**
+         * @description Destination sets of `POST /route/findClosest`: `trade_hubs` are Jita, Amarr, Dodixie, Rens and Hek;
+         *     `thera` the systems the given connections link to Thera, `turnur` those they link to Turnur.
+         * @enum {string}
+         */
+        DestinationType: "trade_hubs" | "thera" | "turnur";
+        /** @description The reference server's route finder request (`type` or `destinations` names where the routes may end). */
+        FindClosestRequest: {
+            /** @description Solar system id the routes start from. */
+            origin: components["schemas"]["RouteSystemId"];
+            /** @description `shortest` (default): fewest jumps; `secure`: prefer high-sec; `insecure`: prefer low-sec, null-sec and wormhole space. */
+            flag?: components["schemas"]["RouteFlag"];
+            /**
+             * @description Wormhole (or any other) connections usable besides the stargates, each both ways; ids the static
+             *     data does not know are left out.
+             */
+            connections?: components["schemas"]["SystemPair"][];
+            /** @description Solar system ids never entered (the origin excepted); ids the static data does not know are left out. */
+            avoid?: components["schemas"]["RouteSystemId"][];
+            /**
+             * Format: int32
+             * @description How many of the closest destinations to answer (default 1).
+             */
+            count?: number;
+            /** @description The destination set; give `type` or `destinations`. */
+            type?: components["schemas"]["DestinationType"];
+            /**
+             * @description Solar system ids the routes may end at, instead of a `type` (for the reference's other sets, such as
+             *     loot buyers, which the static data does not hold).
+             */
+            destinations?: components["schemas"]["RouteSystemId"][];
+        };
         DataResponse_SignatureDto_: {
             data: components["schemas"]["SignatureDto"];
         };
@@ -2412,6 +2535,19 @@ export interface components {
              * @description Solar system id of a visible system of the map (the other end of the signature's wormhole).
              */
             solar_system_target: number;
+        };
+        /** @description A route between two systems over the stargates and the map's connections. */
+        MapRouteDto: {
+            /**
+             * Format: double
+             * @description Jumps of the route (systems less one; 0 when origin and destination are the same system).
+             */
+            jumps: number;
+            /** @description Solar system ids from `origin` to `to`, both included. */
+            systems: number[];
+        };
+        DataResponse_MapRouteDto_: {
+            data: components["schemas"]["MapRouteDto"];
         };
         /** @description A rally point: a character's call to gather in a system of the map. */
         RallyPointDto: {
@@ -6698,6 +6834,66 @@ export interface operations {
             };
         };
     };
+    FindClosest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FindClosestRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FindClosestResponse"];
+                };
+            };
+            /** @description Malformed body, an unknown `flag` or `type`, neither or both of `type` and `destinations` (`validation_failed`, the field in details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The static data has no such origin */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded, per client address (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     LinkSignature: {
         parameters: {
             query?: never;
@@ -6824,6 +7020,81 @@ export interface operations {
             };
             /** @description The signature is not linked */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Database unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    GetRoute: {
+        parameters: {
+            query: {
+                /** @description Solar system id the route starts from. */
+                origin: number;
+                /** @description Solar system id the route ends at. */
+                to: number;
+                /** @description `shortest`, `secure` or `insecure`. */
+                flag?: components["schemas"]["RouteFlag"];
+            };
+            header?: never;
+            path: {
+                /** @description Map UUID or slug. */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataResponse_MapRouteDto_"];
+                };
+            };
+            /** @description Malformed parameter (`validation_failed` with details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map (`map_not_found`), a system the static data lacks (`system_not_found`, naming `origin` or `to`), or no route (`route_not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
