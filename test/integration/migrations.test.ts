@@ -89,7 +89,7 @@ describe('migrations', () => {
       'Migration20261128130000_webhook_sequences',
       'Migration20261128140000_rally_points',
       'Migration20261128150000_wormhole_types',
-      'Migration20261129100000_stargate_jumps',
+      'Migration20261128160000_stargate_jumps',
     ]);
     const urls = await conn.execute<{ url: string }[]>(`select url from webhook_subscriptions where map_id = ? order by inserted_at`, [map!.id]);
     expect(urls.map((u) => u.url)).toEqual([

@@ -12,7 +12,7 @@ import { Migration20261126090000_webhook_url_spelling } from './Migration2026112
 import { Migration20261128130000_webhook_sequences } from './Migration20261128130000_webhook_sequences.js';
 import { Migration20261128140000_rally_points } from './Migration20261128140000_rally_points.js';
 import { Migration20261128150000_wormhole_types } from './Migration20261128150000_wormhole_types.js';
-import { Migration20261129100000_stargate_jumps } from './Migration20261129100000_stargate_jumps.js';
+import { Migration20261128160000_stargate_jumps } from './Migration20261128160000_stargate_jumps.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261122155358_initial', class: Migration20261122155358_initial },
@@ -28,5 +28,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128130000_webhook_sequences', class: Migration20261128130000_webhook_sequences },
   { name: 'Migration20261128140000_rally_points', class: Migration20261128140000_rally_points },
   { name: 'Migration20261128150000_wormhole_types', class: Migration20261128150000_wormhole_types },
-  { name: 'Migration20261129100000_stargate_jumps', class: Migration20261129100000_stargate_jumps },
+  { name: 'Migration20261128160000_stargate_jumps', class: Migration20261128160000_stargate_jumps },
 ];

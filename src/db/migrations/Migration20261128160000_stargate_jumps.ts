@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * the route finder walks, and the stamp of the last static data import, which tells a running process
  * that its copy of the graph is out of date. Both written by the static data importer.
  */
-export class Migration20261129100000_stargate_jumps extends Migration {
+export class Migration20261128160000_stargate_jumps extends Migration {
   override up(): void {
     this.addSql(
       `create table "solar_system_jumps" ("from_solar_system_id" int not null, "to_solar_system_id" int not null, primary key ("from_solar_system_id", "to_solar_system_id"));`,
