@@ -86,7 +86,9 @@ describe('stream resilience', () => {
     const retries = c.frames.filter((f) => f.retry !== undefined).map((f) => Number(f.retry));
     expect(retries.length).toBe(2);
     expect(retries[0]).toBe(1000);
+    // STREAM_RETRY_MS plus a jitter spread over half the 4 s shutdown window.
     expect(retries[1]).toBeGreaterThanOrEqual(1000);
+    expect(retries[1]).toBeLessThan(1000 + 2000);
     await stopping;
   }, 30_000);
 });
