@@ -84,8 +84,9 @@ describe('ACL API (spec 4.4, 2.9)', () => {
       expect(acl.description).toBe('people we like');
       expect(acl.owner_id).toBe(owner.id);
       expect(acl.owner_id).not.toBe(owner.eve_id);
-      expect(typeof acl.api_key).toBe('string');
-      expect(acl.api_key.length).toBeGreaterThanOrEqual(16);
+      // `acl_` (how a refusal tells the key's kind) and 32 random bytes in base64url: a shorter or
+      // unprefixed key fails here, as a length of at least 16 let both through.
+      expect(acl.api_key).toMatch(/^acl_[A-Za-z0-9_-]{43}$/);
       expect(acl.members).toEqual([]);
       expect(acl.inserted_at).toMatch(TS_MICRO);
       expect(acl.updated_at).toMatch(TS_MICRO);

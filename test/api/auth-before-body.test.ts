@@ -1,7 +1,7 @@
 /**
  * A request to an endpoint that needs a token is answered 401 `unauthorized` (spec 5.6, decisions §1)
- * before its body is read or parsed: a stranger gets neither the 415/400 a key holder would get nor
- * the CPU a large nested body costs to parse. Public endpoints and the 4xx of valid keys are unchanged.
+ * before its body is read or parsed: a stranger gets none of the 415, 400 or 413 a key holder would
+ * get. Public endpoints and the 4xx of valid keys are unchanged.
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ async function expectUnauthorized(res: Response): Promise<void> {
   });
 }
 
-/** 1 MiB less a little of `[[[…]]]`: the costliest body the size limit lets through. */
+/** 1 MB of `[[[…]]]`. */
 const NESTED = '['.repeat(500_000) + ']'.repeat(500_000);
 
 describe('401 before the body', () => {
@@ -63,13 +63,10 @@ describe('401 before the body', () => {
         await expectUnauthorized(await t.fetch(`/api/map/acls?map_id=${mapId}`, { method: 'POST', token, headers: JSON_CT, body: '{"acl": ' }));
       });
 
-      it('answers 401 to a 1 MB nested body, without parsing it', async () => {
-        // CPU time, not wall time: a busy machine stretches the second, not the first. Parsing the body
-        // costs this process 250-400 ms of CPU; sending it over loopback and refusing it, a few.
-        const cpu = process.cpuUsage();
+      it('answers 401 to a 1 MB nested body (not 413 for its size)', async () => {
+        // Whatever the key, such a body is never parsed: over this route's 128 KiB it is refused from its
+        // Content-Length, and its nesting from its bytes (test/api/request-shape.test.ts).
         await expectUnauthorized(await t.fetch(`/api/maps/${mapId}/systems/30000142`, { method: 'PATCH', token, headers: JSON_CT, body: NESTED }));
-        const used = process.cpuUsage(cpu);
-        expect((used.user + used.system) / 1000).toBeLessThan(150);
       });
     });
   }

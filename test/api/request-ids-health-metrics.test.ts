@@ -92,9 +92,12 @@ describe('errors, request ids, health and metrics', () => {
   });
 
   describe('metrics', () => {
+    let before: string;
     let text: string;
 
     beforeAll(async () => {
+      // Earlier tests of this file made requests too: the counts below are what these requests added.
+      before = await (await fetch(`${t.opsUrl}/metrics`)).text();
       expect((await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key })).status).toBe(200);
       expect((await t.fetch(`/api/map/systems?map_id=${mapId}`, { token: key })).status).toBe(200);
       expect((await t.fetch('/api/map/systems')).status).toBe(401);
@@ -107,8 +110,8 @@ describe('errors, request ids, health and metrics', () => {
       text = await res.text();
     });
 
-    function sample(name: string, labels: Record<string, string>): number | undefined {
-      for (const line of text.split('\n')) {
+    function sample(name: string, labels: Record<string, string>, from = text): number | undefined {
+      for (const line of from.split('\n')) {
         if (!line.startsWith(`${name}{`)) continue;
         const labelText = line.slice(name.length + 1, line.lastIndexOf('}'));
         const got = Object.fromEntries([...labelText.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
@@ -117,14 +120,17 @@ describe('errors, request ids, health and metrics', () => {
       return undefined;
     }
 
+    /** How much a sample grew over the requests of beforeAll (exactly: one counted twice, or not at all, fails). */
+    const added = (name: string, labels: Record<string, string>) => (sample(name, labels) ?? 0) - (sample(name, labels, before) ?? 0);
+
     it('counts requests by method, route template and status', () => {
       expect(text).toContain('# TYPE mapintel_http_requests_total counter');
-      expect(sample('mapintel_http_requests_total', { method: 'GET', route: '/api/map/systems', status: '200' })).toBeGreaterThanOrEqual(2);
-      expect(sample('mapintel_http_requests_total', { method: 'GET', route: '/api/map/systems', status: '401' })).toBeGreaterThanOrEqual(1);
+      expect(added('mapintel_http_requests_total', { method: 'GET', route: '/api/map/systems', status: '200' })).toBe(2);
+      expect(added('mapintel_http_requests_total', { method: 'GET', route: '/api/map/systems', status: '401' })).toBe(1);
     });
 
     it('labels parameterised paths by their template, never by the raw path', () => {
-      expect(sample('mapintel_http_requests_total', { method: 'GET', route: '/api/acls/:id', status: '200' })).toBeGreaterThanOrEqual(1);
+      expect(added('mapintel_http_requests_total', { method: 'GET', route: '/api/acls/:id', status: '200' })).toBe(1);
       expect(text).not.toContain(aclId);
       expect(text).not.toContain('/api/definitely/not/here');
       expect(text).not.toContain(mapId);
@@ -132,10 +138,8 @@ describe('errors, request ids, health and metrics', () => {
 
     it('has a latency histogram with the same labels', () => {
       expect(text).toContain('# TYPE mapintel_http_request_duration_seconds histogram');
-      expect(sample('mapintel_http_request_duration_seconds_count', { method: 'GET', route: '/api/map/systems', status: '200' })).toBeGreaterThanOrEqual(2);
-      expect(
-        sample('mapintel_http_request_duration_seconds_bucket', { method: 'GET', route: '/api/map/systems', status: '200', le: '+Inf' }),
-      ).toBeGreaterThanOrEqual(2);
+      expect(added('mapintel_http_request_duration_seconds_count', { method: 'GET', route: '/api/map/systems', status: '200' })).toBe(2);
+      expect(added('mapintel_http_request_duration_seconds_bucket', { method: 'GET', route: '/api/map/systems', status: '200', le: '+Inf' })).toBe(2);
     });
 
     it('exposes the database pool gauge', () => {

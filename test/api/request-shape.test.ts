@@ -84,14 +84,20 @@ describe('body cost', () => {
       const used = process.cpuUsage(start);
       return (used.user + used.system) / 1000 / 5;
     };
-    // Warm both paths once, then measure each twice and keep the lower figure (a collection may land in either).
+    // Warm both paths once, then measure each three times, in turn, and keep the lowest figure of each (a
+    // collection, or the JIT's threads, may land in any one).
     await cpuOf(CHEAP, 'invalid_json');
     await cpuOf(DEEP, 'validation_failed');
-    const cheap = Math.min(await cpuOf(CHEAP, 'invalid_json'), await cpuOf(CHEAP, 'invalid_json'));
-    const nested = Math.min(await cpuOf(DEEP, 'validation_failed'), await cpuOf(DEEP, 'validation_failed'));
+    let [cheap, nested] = [Infinity, Infinity];
+    for (let round = 0; round < 3; round++) {
+      cheap = Math.min(cheap, await cpuOf(CHEAP, 'invalid_json'));
+      nested = Math.min(nested, await cpuOf(DEEP, 'validation_failed'));
+    }
     console.log(`CPU per refused 1 MB body: nested ${nested.toFixed(1)} ms, invalid UTF-8 ${cheap.toFixed(1)} ms`);
-    // Parsing it cost 10 to 50 times the cheap refusal; the byte scan costs a few milliseconds more.
-    expect(nested).toBeLessThan(cheap * 3 + 15);
+    // The byte scan costs a few milliseconds more than the cheap refusal, parsing the body 55 to 100 ms more
+    // (measured with the scan switched off). An added margin, not a multiple of the cheap figure, which a
+    // collection can inflate.
+    expect(nested - cheap).toBeLessThan(20);
   });
 
   it('bounds the body per route: single edits take 128 KiB, the batch endpoints SERVICE_MAX_BODY_BYTES', async () => {

@@ -185,7 +185,8 @@ describe('delivery worker parts', () => {
       await new Promise((r) => setTimeout(r, 500));
       expect(started).toHaveLength(1);
       expect(peak).toBe(1);
-      expect(dispatcher.slots.heldBy(sub.id)).toBeGreaterThanOrEqual(1);
+      // One slot held, the attempt's: without a success the subscription may lease nothing to wait behind it.
+      expect(dispatcher.slots.heldBy(sub.id)).toBe(1);
 
       // Each success earns one more slot, up to perSubscription (3).
       for (let round = 0; round < 6 && started.length < 8; round++) {

@@ -13,6 +13,7 @@ import { buildCore } from '../../src/core/core.js';
 import { serve } from '../../src/cli/serve.js';
 import { createApiServices } from '../../src/api/services.js';
 import { seedDemo } from '../../src/cli/demo.js';
+import { DEMO_SYSTEMS } from '../../src/cli/demo-chain.js';
 import { importStaticData } from '../../src/static-data/sde-importer.js';
 import { createLogger } from '../../src/common/log.js';
 import { FIXTURE_SDE } from '../support/factories.js';
@@ -54,8 +55,9 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
     try {
       const res = await fetch(`${server.api!.url}/api/map/systems?slug=demo`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { data: { name: string }[] };
-      expect(body.data.length).toBeGreaterThanOrEqual(2);
+      const body = (await res.json()) as { data: { name: string; solar_system_id: number }[] };
+      // The demo's whole chain (the static data has each of its systems), not merely two systems and Jita.
+      expect(body.data.map((s) => s.solar_system_id).sort()).toEqual(DEMO_SYSTEMS.map((s) => s.id).sort());
       expect(body.data.map((s) => s.name)).toContain('Jita');
       const ready = await fetch(`${server.api!.url}/readyz`);
       expect(await ready.json()).toEqual({ ready: true, checks: { database: true, redis: null } });

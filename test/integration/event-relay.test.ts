@@ -141,11 +141,10 @@ describe('event relay', () => {
     relay.start();
     await waitFor(async () => relay.heldPartitions().length === 1);
     await new Promise((r) => setTimeout(r, 200));
-    const started = Date.now();
     await writeEvents(mapId, 0, 1);
-    await waitFor(async () => (await transport.range(mapId, null, 10)).length === 1, 20_000);
-    // Woken by the commit, not by the next poll 30 s on (a busy machine may add seconds).
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // Woken by the commit, not by the next poll 30 s on: the wait ends before that poll (a busy machine
+    // may add seconds).
+    await waitFor(async () => (await transport.range(mapId, null, 10)).length === 1, 20_000, 'the event published before the next poll');
   });
 
   it('publishes nothing for a rolled-back change', async () => {
@@ -205,4 +204,3 @@ describe('event relay', () => {
     120_000,
   );
 });
-

@@ -86,8 +86,8 @@ describe('secrets at rest and in logs', () => {
     expect(rows.map((r) => r.key_hash)).toEqual([sha256(ownerKey), sha256(issuedKey)]);
     for (const [i, key] of [ownerKey, issuedKey].entries()) {
       expect(rows[i]!.row).not.toContain(key);
-      expect(key.startsWith(rows[i]!.prefix)).toBe(true);
-      expect(rows[i]!.prefix.length).toBeLessThan(key.length / 2);
+      // `mik_` and 6 of the 43 random characters, no more ("less than half the key" let 72 bits of it through).
+      expect(rows[i]!.prefix).toBe(key.slice(0, 10));
     }
     const dump = await dumpDatabase();
     expect(dump).not.toContain(ownerKey);
@@ -160,7 +160,10 @@ describe('secrets at rest and in logs', () => {
     expect(urls).toContain(`/api/maps/${slug}/events/stream?token=[redacted]`);
     expect(urls).toContain(`/no/such/path?token=[redacted]&x=1`);
     expect(urls).toContain(`/api/map/systems?slug=${slug}&%74oken=[redacted]`);
-    expect(urls.filter((u) => u.startsWith('/api/admin/')).length).toBeGreaterThanOrEqual(5);
+    // Both admin requests of this test, the token redacted (at least 5 admin lines was met by the setup's
+    // four and either one of them).
+    expect(urls).toContain('/api/admin/maps?token=[redacted]');
+    expect(urls).toContain('/api/admin/users');
   });
   it('redacts secrets under any parameter name or encoding, and never echoes or logs a key sent as x-request-id', async () => {
     const other = (name: string) => `${name}-Zq8v${Math.random().toString(36).slice(2)}`;

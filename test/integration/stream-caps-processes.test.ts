@@ -100,13 +100,12 @@ describe('stream caps across three stream processes', () => {
     const tally = statuses.reduce<Record<number, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {});
     expect(statuses.filter((s) => s === 200).length, `statuses: ${JSON.stringify(tally)}`).toBe(50);
     expect(await serverCloses()).toBe(0);
-    // The process holding the most of the 50 dies; which one that is depends on which answered first
-    // (a slow one may hold none, and killing it would free nothing).
+    // The process holding the most of the 50 (17 at least) dies; which one that is depends on which
+    // answered first (a slow one may hold none, and killing it would free nothing).
     const admittedBy = [0, 1, 2].map((p) => statuses.filter((s, i) => s === 200 && i % 3 === p).length);
     const victimIndex = admittedBy.indexOf(Math.max(...admittedBy));
     const victim = procs[victimIndex]!;
     const survivor = procs[(victimIndex + 1) % 3]!;
-    expect(admittedBy[victimIndex]).toBeGreaterThan(0);
     expect(await connect(survivor.url, keys[5]!)).toBe(429);
     // It dies without releasing anything.
     victim.cli.child.kill('SIGKILL');

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { connectTestRedis, deleteRedisPrefix, uniqueName } from '../support/db.js';
 import { OwnRedis } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
-import { MemoryStreamCaps, type Admission, type CapLimits, type CapTiming, type StreamCaps } from '../../src/stream/stream-caps.js';
+import { DEFAULT_CAP_TIMING, MemoryStreamCaps, type Admission, type CapLimits, type CapTiming, type StreamCaps } from '../../src/stream/stream-caps.js';
 import { capKeys, countedConnections, RedisStreamCaps } from '../../src/stream/stream-caps.redis.js';
 import { connectRedis, type Redis } from '../../src/redis/redis.js';
 import { createLogger } from '../../src/common/log.js';
@@ -65,7 +65,8 @@ describe.each([
     expect(admitted(results)).toBe(50);
     for (const r of refusals(results)) {
       expect(r.code).toBe('map_stream_limit');
-      expect(r.retryAfterS).toBeGreaterThanOrEqual(1);
+      // A renewal period (about when a slot may come back), in whole seconds: 9 for the default 25 s lease.
+      expect(r.retryAfterS).toBe(Math.ceil(DEFAULT_CAP_TIMING.renewMs / 1000));
     }
     // Another map is not affected.
     expect((await processes[0]!.admit(randomUUID(), 'key-x')).admitted).toBe(true);

@@ -96,7 +96,8 @@ describe.each([
     const { map, key, receiver, subs } = await setup({ subscriptions: 2 });
     for (let i = 0; i < 5; i++) await moveSystem(s, map.slug, key, SYSTEMS[i % 2]!);
     const log = await eventLog(map.id, key);
-    expect(log.length).toBeGreaterThanOrEqual(5);
+    // One event per write: add_system twice, then system_metadata_changed three times.
+    expect(log.map((e) => e.type)).toEqual(['add_system', 'add_system', 'system_metadata_changed', 'system_metadata_changed', 'system_metadata_changed']);
     const got = await receiver.waitFor(log.length * 2);
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.received).toHaveLength(log.length * 2);
@@ -136,7 +137,7 @@ describe.each([
     await moveSystem(s, map.slug, key, 31000005); // system_metadata_changed
     const log = await eventLog(map.id, key);
     const wanted = log.filter((e) => e.type === 'system_metadata_changed');
-    expect(wanted.length).toBeGreaterThan(0);
+    expect(wanted).toHaveLength(1);
     await receiver.waitFor(wanted.length);
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.received.map((r) => r.headers['x-service-event-id'])).toEqual(wanted.map((e) => e.id));
@@ -152,11 +153,10 @@ describe.each([
     expect([a, b, c].map((r) => r!.headers['x-service-delivery-attempt'])).toEqual(['1', '2', '3']);
     expect(new Set([a, b, c].map((r) => r!.headers['x-service-event-id'])).size).toBe(1);
     // Waits of 200 ms and 400 ms, each plus 0–20 % jitter, never earlier; how much later depends on the
-    // machine (the schedule itself is checked in the attempt log below).
+    // machine and the claim poll (the schedule itself is checked in the attempt log below; all three
+    // arrived within waitFor's 10 s).
     expect(b!.at - a!.at).toBeGreaterThanOrEqual(WAITS[0]!);
-    expect(b!.at - a!.at).toBeLessThan(WAITS[0]! * 1.2 + 10_000);
     expect(c!.at - b!.at).toBeGreaterThanOrEqual(WAITS[1]!);
-    expect(c!.at - b!.at).toBeLessThan(WAITS[1]! * 1.2 + 10_000);
     // Each attempt is signed afresh and verifies.
     expect([a, b, c].every((r) => r!.verified)).toBe(true);
     const attempts = () => s.fetch(`/api/maps/${map.id}/webhooks/${subs[0]!.id}/deliveries`, { token: key });
@@ -209,13 +209,15 @@ describe.each([
 
   it("honours Retry-After on 429/503, up to the retry schedule's longest wait", async () => {
     const { map, key, receiver } = await setup();
-    receiver.reply = ({ count }) => (count === 1 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 200 });
+    receiver.reply = ({ count }) => (count === 1 ? { status: 503, headers: { 'retry-after': '30' } } : { status: 200 });
     await moveSystem(s, map.slug, key);
     await receiver.waitFor(1, 20_000);
     const [a, b] = receiver.received;
     expect(a!.status).toBe(503);
-    // 1 s asked, capped at the schedule's longest wait (400 ms here), which is longer than the first wait (200-240 ms).
+    // 30 s asked, capped at the schedule's longest wait (400 ms here), which is longer than the first wait
+    // (200-240 ms): honoured past the cap, the retry would come 30 s on (a busy machine may add seconds).
     expect(b!.at - a!.at).toBeGreaterThanOrEqual(WAITS.at(-1)! - 10);
+    expect(b!.at - a!.at).toBeLessThan(10_000);
   });
 
   it('disables the subscription at once on 410 Gone', async () => {
@@ -236,16 +238,15 @@ describe.each([
     receiver.reply = () => ({ status: 500 });
     for (let i = 0; i < 10; i++) await moveSystem(s, map.slug, key, SYSTEMS[i % 3]!);
     const log = await eventLog(map.id, key);
-    expect(log.length).toBeGreaterThanOrEqual(10);
+    expect(log).toHaveLength(10);
     await expect.poll(async () => (await subscription(map.id, key, subs[0]!.id)).active, { timeout: 15_000, interval: 200 }).toBe(false);
     const disabled = await subscription(map.id, key, subs[0]!.id);
     expect(disabled.consecutive_failures).toBe(10);
     expect(disabled.last_error).toMatch(/disabled after 10 consecutive events/);
-    // 3 attempts for each of the first 10 events; nothing is tried once it is inactive.
+    // 3 attempts for each of the 10 events; nothing is tried once it is inactive.
     await new Promise((r) => setTimeout(r, 1_000));
     const count = receiver.received.length;
-    expect(count).toBeLessThanOrEqual(log.length * 3);
-    expect(count).toBeGreaterThanOrEqual(30);
+    expect(count).toBe(30);
     await moveSystem(s, map.slug, key);
     await new Promise((r) => setTimeout(r, 800));
     expect(receiver.received.length).toBe(count);

@@ -15,6 +15,7 @@ import { WebhookSender } from '../../src/webhooks/sender.js';
 import type { Resolve } from '../../src/webhooks/url-guard.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { freePort } from '../support/redis-server.js';
+import { within } from '../support/wait.js';
 
 const SECRET = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I=';
 const request = (url: string) => ({ url, secret: SECRET, body: '{"id":"x"}', eventId: '01JAAAAAAAAAAAAAAAAAAAAAAA', eventType: 'add_system', attempt: 1 });
@@ -75,10 +76,11 @@ describe('webhook sender', () => {
     const redirected = await sender.send(request(`http://127.0.0.2:${port}/hook`));
     expect(redirected).toMatchObject({ ok: false, status: 302, errorClass: 'http_other' });
     expect(a.received).toHaveLength(0);
-    const slow = await sender.send(request(`http://127.0.0.2:${port}/hook`));
+    // Ended by the timeout, not by the answer (which never comes: without the timeout the send would
+    // wait for good); a busy machine may add seconds.
+    const slow = await within(sender.send(request(`http://127.0.0.2:${port}/hook`)), 10_000, 'the send ended by its 300 ms timeout');
     expect(slow).toMatchObject({ ok: false, status: null, errorClass: 'timeout' });
     expect(slow.durationMs).toBeGreaterThanOrEqual(290);
-    // Ended by the timeout, not by the answer (which never comes); a busy machine may add seconds.
     expect(slow.durationMs).toBeLessThan(10_000);
     const closed = await freePort();
     const refused = await sender.send(request(`http://127.0.0.1:${closed}/hook`));
@@ -292,8 +294,9 @@ describe('webhook sender', () => {
       // The client stopped reading and dropped the connection: the 64 MB were never all written.
       await expect.poll(() => bigClosed).toBe(true);
       expect(bigFinished).toBe(false);
-      // The status came in time: a body that stops coming costs the connection, not the success.
-      const stalled = await sender.send(request(`${base}/stall`));
+      // The status came in time: a body that stops coming costs the connection, not the success (without
+      // the deadline the send would wait for the rest for good).
+      const stalled = await within(sender.send(request(`${base}/stall`)), 13_000, 'the stalled answer ended at the 3 s deadline');
       expect(stalled).toMatchObject({ ok: true, status: 200, errorClass: null });
       expect(stalled.durationMs).toBeGreaterThanOrEqual(2_990);
       expect(stalled.durationMs).toBeLessThan(13_000);

@@ -25,3 +25,18 @@ export async function eventually(probe: () => Promise<Response>, status: number,
   }
   throw new Error(`still ${last?.status} after ${timeoutMs} ms (waiting for ${status})`);
 }
+
+/**
+ * `promise`, or a failure naming `what` once `ms` have passed without it settling. For a wait whose
+ * broken counterpart never ends: a bound on its duration checked after it could not fail (the test's own
+ * timeout would), this one fails at the bound, with its message.
+ */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
