@@ -61,7 +61,7 @@ async function main() {
   const missing = kubeUnavailable(['etcd', 'kube-apiserver', 'kubectl']);
   if (missing) throw new Error(missing);
   const dist = (p) => import(pathToFileURL(path.join(DIST, p)).href);
-  const { loadConfig } = await dist('config.js');
+  const { loadConfig } = await dist('common/config.js');
   const { buildCore } = await dist('core/core.js');
   const { dbOf } = await dist('db/db.js');
   const { AdminService } = await dist('admin/admin.service.js');

@@ -49,7 +49,7 @@ try {
   log(`database ${db.name} recreated`);
   const prefix = `mapintel-bench-stream:${process.pid}-${randomBytes(3).toString('hex')}:`;
   const env = { DATABASE_URL: databaseUrl, SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn' };
-  const { loadConfig } = await dist('config.js');
+  const { loadConfig } = await dist('common/config.js');
   const { buildCore } = await dist('core/core.js');
   const { createApiServices } = await dist('api/services.js');
   const core = await buildCore(loadConfig({ ...env, REDIS_URL: '' }), { migrations: 'apply' });

@@ -33,12 +33,12 @@ export function readSettings() {
 /** The product's modules the bench uses, from the build output `DIST`. */
 export async function loadProduct(DIST) {
   const dist = (p) => import(pathToFileURL(path.join(DIST, p)).href);
-  const { loadConfig } = await dist('config.js');
+  const { loadConfig } = await dist('common/config.js');
   const { buildCore } = await dist('core/core.js');
   const { createApiServices } = await dist('api/services.js');
-  const { serve } = await dist('main.js');
+  const { serve } = await dist('cli/serve.js');
   const { apiRole } = await dist('api/api.role.js');
-  const { createLogger } = await dist('log.js');
+  const { createLogger } = await dist('common/log.js');
   return { loadConfig, buildCore, createApiServices, serve, apiRole, createLogger };
 }
 

@@ -12,10 +12,10 @@ import { fmt, log, ROOT } from './settings.mjs';
 /** The product's modules the bench uses, from the build output `DIST`. */
 export async function loadProduct(DIST) {
   const dist = (p) => import(pathToFileURL(path.join(DIST, p)).href);
-  const { loadConfig } = await dist('config.js');
+  const { loadConfig } = await dist('common/config.js');
   const { buildCore } = await dist('core/core.js');
   const { createApiServices } = await dist('api/services.js');
-  const { createLogger } = await dist('log.js');
+  const { createLogger } = await dist('common/log.js');
   const { USER_AGENT } = await dist('webhooks/sender.js');
   return { loadConfig, buildCore, createApiServices, createLogger, USER_AGENT };
 }
