@@ -20,6 +20,11 @@
 //   BENCH_MAPS             maps served in the scale runs    400
 //   BENCH_CLIENTS_PER_MAP  connections per map              10
 //   BENCH_RATE             events/s of the scale runs       4000
+//   BENCH_RATE_PER_PROCESS events/s per process instead (a run of n processes offers n times it), so that
+//                          every run saturates its processes alike   (off)
+//   BENCH_PROCESS_CPU      cores each stream process may use: a CFS quota in a cgroup of its own, as a
+//                          pod's CPU limit (root; cgroup v2 cpu.max or v1 cpu), so that processes added
+//                          bring capacity of their own on a machine with fewer cores   (off)
 //   BENCH_PROCESSES        process counts                   1,2,4
 //   BENCH_OTHER_RATE       events/s of the isolation run    8000
 //   BENCH_OTHER_MAPS       maps they go to                  1000
@@ -32,7 +37,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { dropDatabase, recreateDatabase } from './support.mjs';
-import { databaseUrl, dist, log, MAPS, MAX_SECONDS, PROCESSES, RATE, SECONDS } from './scale/settings.mjs';
+import { databaseUrl, dist, log, MAPS, MAX_SECONDS, PROCESSES, rateOf, SECONDS } from './scale/settings.mjs';
 import { startPublisher } from './scale/publisher.mjs';
 import { isolationRun, scaleRun } from './scale/runs.mjs';
 import { RedisClusterServer } from '../test/support/redis-cluster.ts';
@@ -69,7 +74,7 @@ try {
   const db = await recreateDatabase(databaseUrl);
   closers.push(() => dropDatabase(db.admin, db.name));
   const env = { DATABASE_URL: databaseUrl, SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn' };
-  const { loadConfig } = await dist('config.js');
+  const { loadConfig } = await dist('common/config.js');
   const { buildCore } = await dist('core/core.js');
   const { createApiServices } = await dist('api/services.js');
   const core = await buildCore(loadConfig({ ...env, REDIS_URL: '' }), { migrations: 'apply' });
@@ -84,7 +89,7 @@ try {
   log(`seeded ${maps.length} maps`);
 
   const { connectRedis } = await dist('redis/redis.js');
-  const { createLogger } = await dist('log.js');
+  const { createLogger } = await dist('common/log.js');
   const redis = await connectRedis({ url: target.url, cluster: target.cluster, purpose: 'bench-publisher', log: createLogger('warn'), failFast: false });
   const prefix = `mapintel-bench-scale:${process.pid}-${randomBytes(3).toString('hex')}:`;
   const publisher = await startPublisher(redis, prefix);
@@ -105,7 +110,7 @@ try {
     scale.push(r);
     print(`scale_${n}`, r);
     log(
-      `${n} process(es), ${RATE} events/s: ${r.deliveriesPerSecond} deliveries/s (${r.perProcess.map((p) => p.deliveriesPerSecond).join(' + ')}), ` +
+      `${n} process(es), ${rateOf(n)} events/s offered: ${r.deliveriesPerSecond} deliveries/s (${r.perProcess.map((p) => p.deliveriesPerSecond).join(' + ')}), ` +
         `ratio to linear ${r.ratioToLinear ?? 'n/a (no 1-process run)'}, foreign events ${r.perProcess.map((p) => p.foreignEvents).join('/')}, ` +
         `Redis CPU ${r.redisCpuUsPerDelivery} µs/delivery; opened ${r.opened}, failed ${r.failed}`,
     );

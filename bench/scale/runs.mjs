@@ -4,7 +4,8 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { freePort, procCpu, startChild, waitReady } from '../support.mjs';
 import { load } from '../stream/load.mjs';
-import { CLIENTS_PER_MAP, DIST, log, OTHER_MAPS, OTHER_RATE, PARTITIONS, RATE, ROOT, SECONDS, sleep } from './settings.mjs';
+import { CLIENTS_PER_MAP, DIST, log, OTHER_MAPS, OTHER_RATE, PARTITIONS, PROCESS_CPU, rateOf, ROOT, SECONDS, sleep } from './settings.mjs';
+import { limitCpu } from './cpu-limit.mjs';
 
 /** Starts `n` stream processes (`node dist/cli.js serve --roles stream`) on the cluster. */
 async function startStreams(ctx, n) {
@@ -37,6 +38,14 @@ async function startStreams(ctx, n) {
       { cwd: ROOT, port },
     );
     srv.metricsUrl = `http://127.0.0.1:${opsPort}/metrics`;
+    if (PROCESS_CPU > 0) {
+      const unlimit = limitCpu(srv.child.pid, PROCESS_CPU, `mapintel-bench-scale-${process.pid}-${i}`);
+      const stop = srv.stop.bind(srv);
+      srv.stop = async () => {
+        await stop();
+        unlimit();
+      };
+    }
     procs.push(srv);
   }
   // Listening once a stream request answers (401: no token on purpose).
@@ -117,7 +126,7 @@ export async function scaleRun(ctx, n) {
     const redisBefore = await redisCpu(ctx);
     ctx.publisher.set(
       ctx.maps.map((m) => m.id),
-      RATE,
+      rateOf(n),
     );
     await sleep(SECONDS * 1000);
     ctx.publisher.set([], 0);
@@ -143,6 +152,8 @@ export async function scaleRun(ctx, n) {
     await clients.ends.catch(() => undefined);
     return {
       processes: n,
+      eventsPerSecondOffered: rateOf(n),
+      cpuLimit: PROCESS_CPU || null,
       opened: clients.opened,
       failed: clients.failed,
       deliveriesPerSecond: Math.round(deliveries / SECONDS),

@@ -12,6 +12,12 @@ const int = (name, def) => {
 export const MAPS = int('BENCH_MAPS', 400);
 export const CLIENTS_PER_MAP = int('BENCH_CLIENTS_PER_MAP', 10);
 export const RATE = int('BENCH_RATE', 4000);
+/** Events/s per stream process of a run (n processes: n times this), instead of BENCH_RATE for every run. */
+export const RATE_PER_PROCESS = int('BENCH_RATE_PER_PROCESS', 0);
+/** Cores each stream process may use (a CFS quota, as a pod's CPU limit); 0: no limit. */
+export const PROCESS_CPU = int('BENCH_PROCESS_CPU', 0);
+/** The offered rate of a run of `n` processes. */
+export const rateOf = (n) => (RATE_PER_PROCESS > 0 ? n * RATE_PER_PROCESS : RATE);
 export const PROCESSES = (process.env.BENCH_PROCESSES || '1,2,4')
   .split(',')
   .map(Number)
