@@ -205,4 +205,3 @@ describe('event relay', () => {
     120_000,
   );
 });
-
