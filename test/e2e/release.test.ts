@@ -302,6 +302,13 @@ describe('the chart on a real node', () => {
         const ids = await deliveredIds();
         const missing = written.map((id, at) => [at, id] as const).filter(([, id]) => !ids.has(id));
         console.log(`receiver: ${written.length - missing.length}/${written.length} events; missing at ${JSON.stringify(missing.slice(0, 20))}`);
+        // Where the missing events stand in the webhook queue (no row: never planned).
+        const list = missing.map(([, id]) => `'${id}'`).join(',') || "''";
+        console.log(
+          psql(
+            `SELECT event_id, state, attempts, lease_owner, lease_until, next_attempt_at FROM webhook_deliveries WHERE event_id IN (${list}) ORDER BY event_id`,
+          ) || 'no webhook_deliveries rows for them',
+        );
         throw err;
       });
       expect(written.filter((id) => !delivered.has(id))).toEqual([]);
