@@ -7,6 +7,9 @@
 #   scripts/e2e/image.sh --local-base --save
 #                                        also writes the image and the node's pause image as archives
 #                                        for containerd (only when an image's ID changed)
+#   scripts/e2e/image.sh --local-base --save --context DIR --archive NAME
+#                                        builds DIR's Dockerfile (another release's tree, e.g. from
+#                                        `git archive`) and saves it as NAME.tar beside the others
 #
 # Caches live outside the clone ($MAPINTEL_CACHE_DIR, else $XDG_CACHE_HOME/mapintel, else
 # ~/.cache/mapintel): the Debian base archive (mmdebstrap, minutes) and the saved archives.
@@ -20,12 +23,17 @@ LOCAL_BASE=localhost/mapintel-node-base:24
 DEBIAN_BASE=localhost/mapintel-debian-base:bookworm
 local_base=0
 save=0
-for a in "$@"; do
-  case $a in
+context=$ROOT
+archive=mapintel
+while (($#)); do
+  case $1 in
     --local-base) local_base=1 ;;
     --save) save=1 ;;
-    *) echo "image.sh: unknown argument $a" >&2; exit 2 ;;
+    --context) context=$(cd "$2" && pwd); shift ;;
+    --archive) archive=$2; shift ;;
+    *) echo "image.sh: unknown argument $1" >&2; exit 2 ;;
   esac
+  shift
 done
 mkdir -p "$IMAGES"
 say() { echo "image: $*" >&2; }
@@ -91,7 +99,7 @@ save_image() {
 }
 
 started=$SECONDS
-args=(build --network=host "${ULIMITS[@]}" -t "$IMAGE" -f "$ROOT/Dockerfile")
+args=(build --network=host "${ULIMITS[@]}" -t "$IMAGE" -f "$context/Dockerfile")
 if ((local_base)); then
   node_base
   args+=(--build-arg "BASE=$LOCAL_BASE")
@@ -107,10 +115,10 @@ if [[ -n $cafile && -f $cafile ]]; then
   args+=(--volume "$cafile:/etc/ssl/npm-build-ca.crt:ro" --volume "$npmrc_dir/npmrc:/usr/local/etc/npmrc:ro")
 fi
 say "building $IMAGE from the Dockerfile${local_base:+ }$( ((local_base)) && echo "(base $LOCAL_BASE)")"
-podman "${args[@]}" "$ROOT" >"$IMAGES/build.log" 2>&1 || { tail -30 "$IMAGES/build.log" >&2; echo "image.sh: podman build failed (whole log: $IMAGES/build.log)" >&2; exit 1; }
+podman "${args[@]}" "$context" >"$IMAGES/build-$archive.log" 2>&1 || { tail -30 "$IMAGES/build-$archive.log" >&2; echo "image.sh: podman build failed (whole log: $IMAGES/build-$archive.log)" >&2; exit 1; }
 if ((save)); then
   pause_image
-  save_image "$IMAGE" "$IMAGES/mapintel.tar"
+  save_image "$IMAGE" "$IMAGES/$archive.tar"
   save_image localhost/pause:local "$IMAGES/pause.tar"
 fi
 say "$IMAGE $(podman image inspect --format '{{.Id}}' "$IMAGE" | cut -c1-12) in $((SECONDS - started)) s"

@@ -2,7 +2,8 @@
 // `make test-e2e`: the image and the chart on a real single-node Kubernetes cluster on this machine.
 //
 //  1. the Kubernetes binaries (built once per version, cached outside the clone) and the host packages;
-//  2. the image, from the Dockerfile, on a local Debian + Node 24 base (scripts/e2e/image.sh);
+//  2. the image, from the Dockerfile, on a local Debian + Node 24 base (scripts/e2e/image.sh), and the
+//     image and chart of the previous release (E2E_PREVIOUS_REF, below) for the upgrade check;
 //  3. a snapshot of the host (links, routes, nft, iptables, mounts, cgroups, sysctls, paths);
 //  4. the cluster (scripts/e2e/cluster/up.sh), a fresh PostgreSQL database for the release;
 //  5. the checks: vitest's `e2e` project (test/e2e/), against the cluster through kubectl, helm and Services;
@@ -10,9 +11,10 @@
 //  7. a second snapshot: any difference from the first is a failed check.
 // Ends with the line CI reads, `N passed, N failed`; the counts go to .test-results/e2e.counts.json.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { projectCacheDir } from '../kube-tools.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cluster = join(root, 'scripts/e2e/cluster');
@@ -97,6 +99,44 @@ if (!tools || step('host packages', () => sh(join(cluster, 'preflight.sh')).stat
 }
 if (step('image (scripts/e2e/image.sh)', () => sh('scripts/e2e/image.sh', ['--local-base', '--save'])).status !== 0) finish(0, 1);
 
+/**
+ * The previous release for test/e2e/upgrade.test.ts, only when E2E_PREVIOUS_REF is set: a git ref, or
+ * `auto` for the parent of the last commit that changed a migration or the CRD (so that the upgrade
+ * applies the newest schema change). Unset, the upgrade check is skipped: it is out of the tier's
+ * default run until an upgrade across the Redis key layout change loses no event (docs/upgrading.md).
+ * The ref's tree (`git archive`, cached by commit outside the clone) gives the chart, and its
+ * Dockerfile the image localhost/mapintel:prev-<commit>.
+ */
+function previousRelease() {
+  const ref = process.env.E2E_PREVIOUS_REF ?? '';
+  if (ref === '' || ref === 'none') return {};
+  const wanted =
+    ref === 'auto'
+      ? `${execFileSync('git', ['log', '-1', '--no-merges', '--format=%H', '--', 'src/db/migrations', 'charts/mapintel/crds'], { encoding: 'utf8' }).trim()}^`
+      : ref;
+  const commit = execFileSync('git', ['rev-parse', '--verify', `${wanted}^{commit}`], { encoding: 'utf8' }).trim();
+  const tree = join(projectCacheDir, 'previous', commit);
+  if (!existsSync(join(tree, 'Dockerfile'))) {
+    rmSync(`${tree}.partial`, { recursive: true, force: true });
+    mkdirSync(`${tree}.partial`, { recursive: true });
+    execFileSync('bash', ['-c', `git archive ${commit} | tar -x -C '${tree}.partial'`]);
+    renameSync(`${tree}.partial`, tree);
+  }
+  const image = `localhost/mapintel:prev-${commit.slice(0, 12)}`;
+  const built = sh('scripts/e2e/image.sh', ['--local-base', '--save', '--context', tree, '--archive', 'mapintel-previous'], {
+    env: { ...process.env, E2E_RUN_DIR: runDir, MAPINTEL_IMAGE: image },
+  });
+  if (built.status !== 0) throw new Error(`the previous release's image (${commit}) did not build`);
+  return { E2E_PREVIOUS_REF: commit, E2E_PREVIOUS_CHART: join(tree, 'charts/mapintel'), E2E_PREVIOUS_IMAGE: image };
+}
+let previous;
+try {
+  previous = step('previous release (E2E_PREVIOUS_REF): tree and image', previousRelease);
+} catch (err) {
+  console.error(`e2e: ${err instanceof Error ? err.message : String(err)}`);
+  finish(0, 1);
+}
+
 const snapshot = () => execFileSync('bash', [join(cluster, 'snapshot.sh')], { encoding: 'utf8' });
 const before = snapshot();
 let up;
@@ -122,6 +162,7 @@ try {
           E2E_DATABASE: database,
           E2E_REDIS_PREFIX: redisPrefix,
           E2E_IMAGE: process.env.MAPINTEL_IMAGE || 'localhost/mapintel:dev',
+          ...previous,
         },
       }),
     );
@@ -130,6 +171,7 @@ try {
   down();
   try {
     psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    psql(`DROP DATABASE IF EXISTS ${database}_upgrade WITH (FORCE)`);
     execFileSync('bash', ['-c', `redis-cli -h 127.0.0.1 --scan --pattern '${redisPrefix}*' | xargs -r -n 500 redis-cli -h 127.0.0.1 DEL >/dev/null`]);
   } catch (err) {
     console.error(`e2e: cleaning the database or Redis failed: ${err instanceof Error ? err.message : String(err)}`);

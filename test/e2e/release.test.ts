@@ -228,7 +228,7 @@ describe('the chart on a real node', () => {
     expect(JSON.parse(delivery.body)).toMatchObject({ map_id: mapId });
   });
 
-  check('3b. the leader operator pod deleted: another live replica takes the Lease and reconciles a new resource', async () => {
+  check('3b. the leader operator pod deleted: another live replica takes the Lease and a new resource is Ready within 5 s of the deletion', async () => {
     const leaseName = `${FULLNAME}-operator`;
     const holder = (await kubectl(['-n', NAMESPACE, 'get', 'lease', leaseName, '-o', 'jsonpath={.spec.holderIdentity}'])).trim();
     const other = (await pods('operator')).find((p) => p.name !== holder)!.name;
@@ -246,8 +246,10 @@ describe('the chart on a real node', () => {
     console.log(`operator Lease: ${holder} deleted, taken by ${next === other ? 'the other replica' : 'the replacement pod'}`);
     await apply(subscription('e2e-hook-2', '/hook-2'));
     await waitReady('e2e-hook-2');
-    // The failover figure docs/kubernetes.md quotes (target: 5 s; SIGTERM releases the Lease at once).
-    console.log(`operator failover: a new resource Ready ${((Date.now() - deletedAt) / 1000).toFixed(1)} s after the leader's pod was deleted`);
+    // The failover bound issue 45 asks for (SIGTERM releases the Lease at once): Ready within 5 s of the deletion.
+    const seconds = (Date.now() - deletedAt) / 1000;
+    console.log(`operator failover: a new resource Ready ${seconds.toFixed(1)} s after the leader's pod was deleted`);
+    expect(seconds).toBeLessThanOrEqual(5);
   });
 
   check(
@@ -291,9 +293,23 @@ describe('the chart on a real node', () => {
         for (const r of readers) await r.stop();
       }
       for (const r of readers) expect(r.ids).toEqual(written);
+      const deliveredIds = async () =>
+        new Set((await receiverDeliveries()).filter((d) => d.path === '/hook-1').map((d) => (JSON.parse(d.body) as { id: string }).id));
       const delivered = await until('the receiver has every event', 180_000, async () => {
-        const ids = new Set((await receiverDeliveries()).filter((d) => d.path === '/hook-1').map((d) => (JSON.parse(d.body) as { id: string }).id));
+        const ids = await deliveredIds();
         return written.every((id) => ids.has(id)) && ids;
+      }).catch(async (err: unknown) => {
+        const ids = await deliveredIds();
+        const missing = written.map((id, at) => [at, id] as const).filter(([, id]) => !ids.has(id));
+        console.log(`receiver: ${written.length - missing.length}/${written.length} events; missing at ${JSON.stringify(missing.slice(0, 20))}`);
+        // Where the missing events stand in the webhook queue (no row: never planned).
+        const list = missing.map(([, id]) => `'${id}'`).join(',') || "''";
+        console.log(
+          psql(
+            `SELECT event_id, state, attempts, lease_owner, lease_until, next_attempt_at FROM webhook_deliveries WHERE event_id IN (${list}) ORDER BY event_id`,
+          ) || 'no webhook_deliveries rows for them',
+        );
+        throw err;
       });
       expect(written.filter((id) => !delivered.has(id))).toEqual([]);
       // Every write answered 200: the docs promise no failed request during a rolling update.

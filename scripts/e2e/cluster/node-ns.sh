@@ -38,7 +38,7 @@ containerd=$!
 CTR=(ctr --address "$W/containerd/containerd.sock" -n k8s.io)
 wait_for 60 containerd "${CTR[@]}" version
 # Import an archive only when its image ID changed since the last import into the kept root.
-for name in pause mapintel; do
+for name in pause mapintel mapintel-previous; do
   tar=$IMAGES/$name.tar stamp=$CONTAINERD_ROOT/imported-$name.id
   [[ -s $tar ]] || continue
   if [[ ! -f $stamp || $(cat "$stamp") != $(cat "$tar.id") ]]; then
