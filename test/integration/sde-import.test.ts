@@ -5,10 +5,9 @@
 import { dbOf } from '../../src/db/db.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { createTestDb, type TestDb } from '../support/db.js';
 import { importStaticData } from '../../src/static-data/sde-importer.js';
@@ -16,30 +15,12 @@ import { parseCsv } from '../../src/static-data/sde-source.js';
 import { StaticDataError } from '../../src/static-data/sde-derive.js';
 import { StaticInfoService } from '../../src/static-data/static-info.service.js';
 import { J152820, JITA, THERA, withoutDetails } from '../support/static-fixture-rows.js';
+import { editFile, FIXTURE, fixtureCopy, FIXTURE_JUMPS, FIXTURE_SYSTEMS } from '../support/sde-fixture.js';
 import { RouteGraphSource } from '../../src/static-data/routes/route-graph-source.js';
 
-const FIXTURE = path.resolve(process.cwd(), 'assets/eve-static-sample');
 // The full public static data in a local folder, named by TEST_SDE_DIR (docs/development.md); without it
 // the test is reported as skipped.
 const FULL_DATA = process.env.TEST_SDE_DIR ?? '';
-const FIXTURE_SYSTEMS = 54;
-/** Stargate jumps of the fixture (both directions of 37 stargates). */
-const FIXTURE_JUMPS = 74;
-
-/** A scratch copy of the fixture, edited by `edit(dir)`. */
-async function fixtureCopy(edit: (dir: string) => Promise<void>): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'mapintel-sde-'));
-  await cp(FIXTURE, dir, { recursive: true });
-  await edit(dir);
-  return dir;
-}
-
-async function editFile(file: string, change: (text: string) => string): Promise<void> {
-  const before = await readFile(file, 'utf8');
-  const after = change(before);
-  if (after === before) throw new Error(`edit of ${file} changed nothing`);
-  await writeFile(file, after);
-}
 
 describe('parseCsv', () => {
   it('handles quoted fields with commas, doubled quotes, line breaks, CRLF, BOM and blank lines', () => {
@@ -235,68 +216,6 @@ describe('importStaticData', () => {
         editFile(path.join(d, 'wormholes/wormholeSystems.json'), (t) => t.replace('"statics": [\n      "H296"\n    ]', '"statics": "H296"')),
       );
       await expectNothingWritten(badEntry, /wormholes\/wormholeSystems\.json entry \d+ \(31001880\): statics must be an array of strings, got "H296"$/);
-    });
-  });
-
-  describe('stargate jumps (sde/mapSolarSystemJumps.csv)', () => {
-    const jumps = () => execute<{ from_solar_system_id: number; to_solar_system_id: number }[]>('select * from solar_system_jumps order by 1, 2');
-    const stamp = async () => (await execute<{ systems: number; jumps: number }[]>('select systems, jumps from static_data_imports'))[0];
-
-    it('imports each row (both directions of a stargate), replaces them on the next import, and stamps the import', async () => {
-      await importStaticData(dbOf(db.orm), FIXTURE, {});
-      const rows = await jumps();
-      expect(rows).toHaveLength(FIXTURE_JUMPS);
-      expect(rows).toContainEqual({ from_solar_system_id: 30000142, to_solar_system_id: 30000144 }); // Jita → Perimeter
-      expect(rows).toContainEqual({ from_solar_system_id: 30000144, to_solar_system_id: 30000142 });
-      expect(await stamp()).toEqual({ systems: FIXTURE_SYSTEMS, jumps: FIXTURE_JUMPS });
-
-      const fewer = await scratchCopy((d) => editFile(path.join(d, 'sde/mapSolarSystemJumps.csv'), (t) => t.replace(/^30000142,30000144\n/m, '')));
-      expect(await importStaticData(dbOf(db.orm), fewer, {})).toMatchObject({ jumps: FIXTURE_JUMPS - 1 });
-      expect(await jumps()).toHaveLength(FIXTURE_JUMPS - 1);
-    });
-
-    it('a source without the file imports no jumps and says so', async () => {
-      const dir = await scratchCopy((d) => rm(path.join(d, 'sde/mapSolarSystemJumps.csv')));
-      await importStaticData(dbOf(db.orm), FIXTURE, {});
-      const messages: string[] = [];
-      expect(await importStaticData(dbOf(db.orm), dir, { progress: (m) => messages.push(m) })).toMatchObject({ systems: FIXTURE_SYSTEMS, jumps: 0 });
-      expect(messages).toContain('no mapSolarSystemJumps.csv in the source: no stargate jumps (routes only over the wormhole connections given)');
-      expect(await jumps()).toEqual([]);
-    });
-
-    it('a jump naming a system the source lacks, a malformed id, a repeated row: the file and line, nothing written', async () => {
-      for (const [row, problem] of [
-        ['30000142,30000001', 'toSolarSystemID 30000001 is not a solar system of mapSolarSystems.csv'],
-        ['30000142,x', 'toSolarSystemID must be an integer, got "x"'],
-        ['30000142,30000144', 'the jump from 30000142 to 30000144 is listed twice'],
-        ['30000142,30000142', 'a jump from 30000142 to itself'],
-      ]) {
-        const dir = await scratchCopy((d) => editFile(path.join(d, 'sde/mapSolarSystemJumps.csv'), (t) => `${t}${row}\n`));
-        await expect(importStaticData(dbOf(db.orm), dir, {})).rejects.toThrow(
-          `${path.join(dir, 'sde/mapSolarSystemJumps.csv')} line ${FIXTURE_JUMPS + 2}: ${problem}`,
-        );
-        expect(await service.count()).toBe(0);
-        expect(await jumps()).toEqual([]);
-      }
-    });
-
-    it('a process reads the graph anew after an import in it', async () => {
-      await importStaticData(dbOf(db.orm), FIXTURE, {});
-      const graphs = new RouteGraphSource(dbOf(db.orm));
-      expect((await graphs.finder()).graph.stargates).toBe(FIXTURE_JUMPS / 2);
-      const dir = await scratchCopy((d) => rm(path.join(d, 'sde/mapSolarSystemJumps.csv')));
-      await importStaticData(dbOf(db.orm), dir, {});
-      expect((await graphs.finder()).graph.stargates).toBe(0);
-    });
-
-    it('another process reads the graph anew within its revalidation period', async () => {
-      await importStaticData(dbOf(db.orm), FIXTURE, {});
-      const graphs = new RouteGraphSource(dbOf(db.orm), 0);
-      expect((await graphs.finder()).graph.stargates).toBe(FIXTURE_JUMPS / 2);
-      // An import elsewhere: the rows and the stamp change without this process's import count.
-      await execute('delete from solar_system_jumps');
-      await execute('update static_data_imports set imported_at = clock_timestamp()');
-      await expect.poll(async () => (await graphs.finder()).graph.stargates, { timeout: 5000 }).toBe(0);
     });
   });
 
