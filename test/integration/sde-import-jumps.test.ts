@@ -3,45 +3,23 @@
  * rows, replacement, a source without the file, refused rows, and the route graph read anew after an
  * import (in this process and in another).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { dbOf } from '../../src/db/db.js';
-import { createTestDb, type TestDb } from '../support/db.js';
 import { importStaticData } from '../../src/static-data/sde-importer.js';
-import { StaticInfoService } from '../../src/static-data/static-info.service.js';
 import { RouteGraphSource } from '../../src/static-data/routes/route-graph-source.js';
-import { editFile, FIXTURE, fixtureCopy, FIXTURE_JUMPS, FIXTURE_SYSTEMS } from '../support/sde-fixture.js';
+import { editFile, FIXTURE, FIXTURE_JUMPS, FIXTURE_SYSTEMS, useImportDb } from '../support/sde-fixture.js';
 
-let db: TestDb;
-let service: StaticInfoService;
-const scratch: string[] = [];
-const execute = <T extends Record<string, unknown>[] = Record<string, unknown>[]>(sql: string, params: unknown[] = []) =>
-  db.orm.em.getConnection().execute<T>(sql, params);
-const scratchCopy = async (edit: (dir: string) => Promise<void>) => {
-  const dir = await fixtureCopy(edit);
-  scratch.push(dir);
-  return dir;
-};
-
-beforeAll(async () => {
-  db = await createTestDb('sdejumps');
-  service = new StaticInfoService(dbOf(db.orm));
-});
-afterAll(async () => {
-  await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
-  await db?.close();
-});
-beforeEach(async () => {
-  await execute('truncate solar_systems, solar_system_jumps, static_data_imports');
-});
+const h = useImportDb('sdejumps');
+const { execute, scratchCopy } = h;
 
 describe('stargate jumps (sde/mapSolarSystemJumps.csv)', () => {
   const jumps = () => execute<{ from_solar_system_id: number; to_solar_system_id: number }[]>('select * from solar_system_jumps order by 1, 2');
   const stamp = async () => (await execute<{ systems: number; jumps: number }[]>('select systems, jumps from static_data_imports'))[0];
 
   it('imports each row (both directions of a stargate), replaces them on the next import, and stamps the import', async () => {
-    await importStaticData(dbOf(db.orm), FIXTURE, {});
+    await importStaticData(dbOf(h.db.orm), FIXTURE, {});
     const rows = await jumps();
     expect(rows).toHaveLength(FIXTURE_JUMPS);
     expect(rows).toContainEqual({ from_solar_system_id: 30000142, to_solar_system_id: 30000144 }); // Jita → Perimeter
@@ -49,15 +27,15 @@ describe('stargate jumps (sde/mapSolarSystemJumps.csv)', () => {
     expect(await stamp()).toEqual({ systems: FIXTURE_SYSTEMS, jumps: FIXTURE_JUMPS });
 
     const fewer = await scratchCopy((d) => editFile(path.join(d, 'sde/mapSolarSystemJumps.csv'), (t) => t.replace(/^30000142,30000144\n/m, '')));
-    expect(await importStaticData(dbOf(db.orm), fewer, {})).toMatchObject({ jumps: FIXTURE_JUMPS - 1 });
+    expect(await importStaticData(dbOf(h.db.orm), fewer, {})).toMatchObject({ jumps: FIXTURE_JUMPS - 1 });
     expect(await jumps()).toHaveLength(FIXTURE_JUMPS - 1);
   });
 
   it('a source without the file imports no jumps and says so', async () => {
     const dir = await scratchCopy((d) => rm(path.join(d, 'sde/mapSolarSystemJumps.csv')));
-    await importStaticData(dbOf(db.orm), FIXTURE, {});
+    await importStaticData(dbOf(h.db.orm), FIXTURE, {});
     const messages: string[] = [];
-    expect(await importStaticData(dbOf(db.orm), dir, { progress: (m) => messages.push(m) })).toMatchObject({ systems: FIXTURE_SYSTEMS, jumps: 0 });
+    expect(await importStaticData(dbOf(h.db.orm), dir, { progress: (m) => messages.push(m) })).toMatchObject({ systems: FIXTURE_SYSTEMS, jumps: 0 });
     expect(messages).toContain('no mapSolarSystemJumps.csv in the source: no stargate jumps (routes only over the wormhole connections given)');
     expect(await jumps()).toEqual([]);
   });
@@ -70,26 +48,26 @@ describe('stargate jumps (sde/mapSolarSystemJumps.csv)', () => {
       ['30000142,30000142', 'a jump from 30000142 to itself'],
     ]) {
       const dir = await scratchCopy((d) => editFile(path.join(d, 'sde/mapSolarSystemJumps.csv'), (t) => `${t}${row}\n`));
-      await expect(importStaticData(dbOf(db.orm), dir, {})).rejects.toThrow(
+      await expect(importStaticData(dbOf(h.db.orm), dir, {})).rejects.toThrow(
         `${path.join(dir, 'sde/mapSolarSystemJumps.csv')} line ${FIXTURE_JUMPS + 2}: ${problem}`,
       );
-      expect(await service.count()).toBe(0);
+      expect(await h.service.count()).toBe(0);
       expect(await jumps()).toEqual([]);
     }
   });
 
   it('a process reads the graph anew after an import in it', async () => {
-    await importStaticData(dbOf(db.orm), FIXTURE, {});
-    const graphs = new RouteGraphSource(dbOf(db.orm));
+    await importStaticData(dbOf(h.db.orm), FIXTURE, {});
+    const graphs = new RouteGraphSource(dbOf(h.db.orm));
     expect((await graphs.finder()).graph.stargates).toBe(FIXTURE_JUMPS / 2);
     const dir = await scratchCopy((d) => rm(path.join(d, 'sde/mapSolarSystemJumps.csv')));
-    await importStaticData(dbOf(db.orm), dir, {});
+    await importStaticData(dbOf(h.db.orm), dir, {});
     expect((await graphs.finder()).graph.stargates).toBe(0);
   });
 
   it('another process reads the graph anew within its revalidation period', async () => {
-    await importStaticData(dbOf(db.orm), FIXTURE, {});
-    const graphs = new RouteGraphSource(dbOf(db.orm), 0);
+    await importStaticData(dbOf(h.db.orm), FIXTURE, {});
+    const graphs = new RouteGraphSource(dbOf(h.db.orm), 0);
     expect((await graphs.finder()).graph.stargates).toBe(FIXTURE_JUMPS / 2);
     // An import elsewhere: the rows and the stamp change without this process's import count.
     await execute('delete from solar_system_jumps');

@@ -3,19 +3,17 @@
  * writing nothing, the URL source (local http server), and the full real data when it is on this machine.
  */
 import { dbOf } from '../../src/db/db.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createTestDb, type TestDb } from '../support/db.js';
 import { importStaticData } from '../../src/static-data/sde-importer.js';
 import { parseCsv } from '../../src/static-data/sde-source.js';
 import { StaticDataError } from '../../src/static-data/sde-derive.js';
-import { StaticInfoService } from '../../src/static-data/static-info.service.js';
 import { J152820, JITA, THERA, withoutDetails } from '../support/static-fixture-rows.js';
-import { editFile, FIXTURE, fixtureCopy, FIXTURE_JUMPS, FIXTURE_SYSTEMS } from '../support/sde-fixture.js';
+import { editFile, FIXTURE, FIXTURE_JUMPS, FIXTURE_SYSTEMS, useImportDb } from '../support/sde-fixture.js';
 import { RouteGraphSource } from '../../src/static-data/routes/route-graph-source.js';
 
 // The full public static data in a local folder, named by TEST_SDE_DIR (docs/development.md); without it
@@ -44,34 +42,13 @@ describe('parseCsv', () => {
 });
 
 describe('importStaticData', () => {
-  let db: TestDb;
-  let service: StaticInfoService;
-  const scratch: string[] = [];
-
-  const execute = <T extends Record<string, unknown>[] = Record<string, unknown>[]>(sql: string, params: unknown[] = []) =>
-    db.orm.em.getConnection().execute<T>(sql, params);
-  const scratchCopy = async (edit: (dir: string) => Promise<void>) => {
-    const dir = await fixtureCopy(edit);
-    scratch.push(dir);
-    return dir;
-  };
-
-  beforeAll(async () => {
-    db = await createTestDb('sde');
-    service = new StaticInfoService(dbOf(db.orm));
-  });
-  afterAll(async () => {
-    await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
-    await db?.close();
-  });
-  beforeEach(async () => {
-    await execute('truncate solar_systems, solar_system_jumps, static_data_imports');
-  });
+  const h = useImportDb('sde');
+  const { execute, scratchCopy } = h;
 
   it('imports the fixture folder with progress, and the service returns exact DTOs', async () => {
     const messages: string[] = [];
     const started = performance.now();
-    const result = await importStaticData(dbOf(db.orm), FIXTURE, { progress: (m) => messages.push(m) });
+    const result = await importStaticData(dbOf(h.db.orm), FIXTURE, { progress: (m) => messages.push(m) });
     const took = performance.now() - started;
 
     expect(result).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: FIXTURE_SYSTEMS, updated: 0 });
@@ -86,17 +63,17 @@ describe('importStaticData', () => {
     expect(result.jumps).toBe(FIXTURE_JUMPS);
     expect(messages).toContain(`wrote ${FIXTURE_SYSTEMS}/${FIXTURE_SYSTEMS}`);
     expect(messages.at(-1)).toMatch(/^done in \d+\.\d s \(54 inserted, 0 updated\)$/);
-    expect(await service.count()).toBe(FIXTURE_SYSTEMS);
+    expect(await h.service.count()).toBe(FIXTURE_SYSTEMS);
 
-    expect(await withoutDetails(service, 31001880)).toStrictEqual(J152820);
-    expect(await withoutDetails(service, 30000142)).toStrictEqual(JITA);
-    expect(await withoutDetails(service, 31000005)).toStrictEqual(THERA);
-    expect(await withoutDetails(service, 1)).toBeNull();
-    expect(await withoutDetails(service, 2 ** 40)).toBeNull();
+    expect(await withoutDetails(h.service, 31001880)).toStrictEqual(J152820);
+    expect(await withoutDetails(h.service, 30000142)).toStrictEqual(JITA);
+    expect(await withoutDetails(h.service, 31000005)).toStrictEqual(THERA);
+    expect(await withoutDetails(h.service, 1)).toBeNull();
+    expect(await withoutDetails(h.service, 2 ** 40)).toBeNull();
   });
 
   it('derives every category of the fixture as in the real data', async () => {
-    await importStaticData(dbOf(db.orm), FIXTURE, {});
+    await importStaticData(dbOf(h.db.orm), FIXTURE, {});
     const rows = await execute<Record<string, unknown>[]>(
       `select solar_system_id, security, system_class, class_title, effect_name, effect_power, statics,
               triglavian_invasion_status, is_shattered, sun_type_id, true_security
@@ -132,12 +109,12 @@ describe('importStaticData', () => {
   });
 
   it('is idempotent: a second import overwrites in place, and picks up changed values', async () => {
-    await importStaticData(dbOf(db.orm), FIXTURE, {});
-    const again = await importStaticData(dbOf(db.orm), FIXTURE, {});
+    await importStaticData(dbOf(h.db.orm), FIXTURE, {});
+    const again = await importStaticData(dbOf(h.db.orm), FIXTURE, {});
     expect(again).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: 0, updated: FIXTURE_SYSTEMS });
     const [counts] = await execute<{ n: string; ids: string }[]>('select count(*) as n, count(distinct solar_system_id) as ids from solar_systems');
     expect(counts).toEqual({ n: String(FIXTURE_SYSTEMS), ids: String(FIXTURE_SYSTEMS) });
-    expect(await withoutDetails(service, 31001880)).toStrictEqual(J152820);
+    expect(await withoutDetails(h.service, 31001880)).toStrictEqual(J152820);
 
     const changed = await scratchCopy(async (dir) => {
       await editFile(path.join(dir, 'sde/mapSolarSystems.csv'), (t) =>
@@ -151,23 +128,23 @@ describe('importStaticData', () => {
         ),
       );
     });
-    const third = await importStaticData(dbOf(db.orm), changed, {});
+    const third = await importStaticData(dbOf(h.db.orm), changed, {});
     expect(third).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: 0, updated: FIXTURE_SYSTEMS });
-    expect(await withoutDetails(service, 30000142)).toMatchObject({
+    expect(await withoutDetails(h.service, 30000142)).toMatchObject({
       solar_system_name: 'Jita, Prime',
       solar_system_name_lc: 'jita, prime',
       security: '0.3',
       class_title: '0.3',
     });
-    expect((await withoutDetails(service, 31001880))?.effect_name).toBe('Magnetar');
-    expect(await service.count()).toBe(FIXTURE_SYSTEMS);
+    expect((await withoutDetails(h.service, 31001880))?.effect_name).toBe('Magnetar');
+    expect(await h.service.count()).toBe(FIXTURE_SYSTEMS);
   });
 
   describe('a broken source throws, naming the file and line, and writes nothing', () => {
     const expectNothingWritten = async (from: string, message: RegExp | string) => {
-      await importStaticData(dbOf(db.orm), FIXTURE, {});
+      await importStaticData(dbOf(h.db.orm), FIXTURE, {});
       await execute(`update solar_systems set region_name = 'before'`);
-      const failed = importStaticData(dbOf(db.orm), from, { batchSize: 5 });
+      const failed = importStaticData(dbOf(h.db.orm), from, { batchSize: 5 });
       await expect(failed).rejects.toThrow(StaticDataError);
       await expect(failed).rejects.toThrow(message);
       const [row] = await execute<{ n: string; untouched: string }[]>(
@@ -224,9 +201,9 @@ describe('importStaticData', () => {
       editFile(path.join(d, 'sde/mapSolarSystems.csv'), (t) => t.replace('32000001,AD001,', `32000001,${'A'.repeat(101)},`)),
     );
     const messages: string[] = [];
-    await expect(importStaticData(dbOf(db.orm), dir, { batchSize: 5, progress: (m) => messages.push(m) })).rejects.toThrow(/too long/);
+    await expect(importStaticData(dbOf(h.db.orm), dir, { batchSize: 5, progress: (m) => messages.push(m) })).rejects.toThrow(/too long/);
     expect(messages).toContain('wrote 50/54'); // earlier batches went through before the failure
-    expect(await service.count()).toBe(0);
+    expect(await h.service.count()).toBe(0);
   });
 
   describe('URL source', () => {
@@ -254,25 +231,25 @@ describe('importStaticData', () => {
     });
 
     it('imports the same rows as the folder', async () => {
-      await importStaticData(dbOf(db.orm), FIXTURE, {});
+      await importStaticData(dbOf(h.db.orm), FIXTURE, {});
       const fromDir = await execute('select * from solar_systems order by solar_system_id');
       await execute('truncate solar_systems');
 
       const messages: string[] = [];
-      const result = await importStaticData(dbOf(db.orm), `${base}/sde/`, {
+      const result = await importStaticData(dbOf(h.db.orm), `${base}/sde/`, {
         wormholesUrl: `${base}/wormholes`,
         progress: (m) => messages.push(m),
       });
       expect(result).toMatchObject({ systems: FIXTURE_SYSTEMS, inserted: FIXTURE_SYSTEMS, updated: 0 });
       expect(messages[0]).toBe(`reading ${base}/sde and ${base}/wormholes`);
       expect(await execute('select * from solar_systems order by solar_system_id')).toEqual(fromDir);
-      expect(await withoutDetails(service, 31000005)).toStrictEqual(THERA);
+      expect(await withoutDetails(h.service, 31000005)).toStrictEqual(THERA);
     });
 
     it('a missing file (404) names the URL and writes nothing', async () => {
-      const failed = importStaticData(dbOf(db.orm), `${base}/sde`, { wormholesUrl: `${base}/nowhere` });
+      const failed = importStaticData(dbOf(h.db.orm), `${base}/sde`, { wormholesUrl: `${base}/nowhere` });
       await expect(failed).rejects.toThrow(`${base}/nowhere/wormholeClasses.json: download failed: HTTP 404 (file not found)`);
-      expect(await service.count()).toBe(0);
+      expect(await h.service.count()).toBe(0);
     });
 
     it('an unreachable server names the URL', async () => {
@@ -280,7 +257,7 @@ describe('importStaticData', () => {
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
       const port = (closed.address() as AddressInfo).port;
       await new Promise((resolve) => closed.close(resolve));
-      await expect(importStaticData(dbOf(db.orm), `http://127.0.0.1:${port}/sde`, { wormholesUrl: `${base}/wormholes` })).rejects.toThrow(
+      await expect(importStaticData(dbOf(h.db.orm), `http://127.0.0.1:${port}/sde`, { wormholesUrl: `${base}/wormholes` })).rejects.toThrow(
         new RegExp(`^http://127\\.0\\.0\\.1:${port}/sde/mapSolarSystems\\.csv: download failed: fetch failed \\(ECONNREFUSED\\)$`),
       );
     });
@@ -289,19 +266,19 @@ describe('importStaticData', () => {
   // Values below were checked against the files with an independent script.
   it.runIf(FULL_DATA !== '' && existsSync(FULL_DATA))('imports the full real data (TEST_SDE_DIR)', { timeout: 180_000 }, async () => {
     const started = performance.now();
-    const result = await importStaticData(dbOf(db.orm), FULL_DATA, {});
+    const result = await importStaticData(dbOf(h.db.orm), FULL_DATA, {});
     const took = performance.now() - started;
     expect(result).toMatchObject({ systems: 8437, inserted: 8437, updated: 0 });
     expect(result.durationMs).toBeLessThanOrEqual(Math.ceil(took));
     expect(result.durationMs).toBeGreaterThanOrEqual(Math.floor(took) - 250);
-    expect(await service.count()).toBe(8437);
+    expect(await h.service.count()).toBe(8437);
 
-    expect(await withoutDetails(service, 30000142)).toStrictEqual(JITA);
-    expect(await withoutDetails(service, 31001880)).toStrictEqual(J152820);
-    expect(await withoutDetails(service, 31000005)).toStrictEqual(THERA);
-    expect(await withoutDetails(service, 30002420)).toMatchObject({ security: '0.1', system_class: 8 }); // Egbinger
-    expect(await withoutDetails(service, 30100000)).toMatchObject({ system_class: 10100, type_description: 'Pirate space' });
-    expect(await withoutDetails(service, 31002505)).toMatchObject({ is_shattered: true, statics: ['N110', 'Z060'] });
+    expect(await withoutDetails(h.service, 30000142)).toStrictEqual(JITA);
+    expect(await withoutDetails(h.service, 31001880)).toStrictEqual(J152820);
+    expect(await withoutDetails(h.service, 31000005)).toStrictEqual(THERA);
+    expect(await withoutDetails(h.service, 30002420)).toMatchObject({ security: '0.1', system_class: 8 }); // Egbinger
+    expect(await withoutDetails(h.service, 30100000)).toMatchObject({ system_class: 10100, type_description: 'Pirate space' });
+    expect(await withoutDetails(h.service, 31002505)).toMatchObject({ is_shattered: true, statics: ['N110', 'Z060'] });
 
     const [stats] = await execute<Record<string, string>[]>(
       `select count(*) filter (where system_class = 13) as c13,
@@ -332,7 +309,7 @@ describe('importStaticData', () => {
     // The stargates, and routes over them as the game plans them (Jita to Amarr: 11 jumps through
     // Ahbazon, 45 on the high-sec way, 40 preferring low-sec; to Dodixie 12, 15 and 14).
     expect(result.jumps).toBe(13_776);
-    const finder = await new RouteGraphSource(dbOf(db.orm)).finder();
+    const finder = await new RouteGraphSource(dbOf(h.db.orm)).finder();
     expect(finder.graph.size).toBe(8437);
     const route = (to: number, flag: 'shortest' | 'secure' | 'insecure') =>
       finder.closest({ origin: finder.graph.numberOf(30000142), flag, destinations: [finder.graph.numberOf(to)], count: 1 })[0]!;
