@@ -76,6 +76,10 @@ describe('the cost of the caps per open connection', () => {
     expect(spent).toBeLessThanOrEqual(RENEWALS * entries * 8);
     const perConnectionPerSecond = spent / RENEWALS / CONNECTIONS / (DEFAULT_CAP_TIMING.renewMs / 1000);
     expect(perConnectionPerSecond).toBeLessThanOrEqual(COMMANDS_PER_CONNECTION_PER_S);
+    // The figure docs/scaling.md quotes (R_conn).
+    process.stderr.write(
+      `caps bookkeeping: ${spent / RENEWALS} commands per renewal period (${DEFAULT_CAP_TIMING.renewMs} ms) for ${CONNECTIONS} connections on ${MAPS} maps in 2 processes: ${perConnectionPerSecond.toFixed(4)} commands per connection per second\n`,
+    );
 
     // The renewals changed nothing: every connection is still counted, none written again.
     expect(processes.map((p) => p.stats().inRedis)).toEqual([CONNECTIONS / 2, CONNECTIONS / 2]);
