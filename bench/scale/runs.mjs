@@ -39,11 +39,11 @@ async function startStreams(ctx, n) {
     );
     srv.metricsUrl = `http://127.0.0.1:${opsPort}/metrics`;
     if (PROCESS_CPU > 0) {
-      const unlimit = limitCpu(srv.child.pid, PROCESS_CPU, `mapintel-bench-scale-${process.pid}-${i}`);
+      srv.limit = limitCpu(srv.child.pid, PROCESS_CPU, `mapintel-bench-scale-${process.pid}-${n}-${i}`);
       const stop = srv.stop.bind(srv);
       srv.stop = async () => {
         await stop();
-        unlimit();
+        srv.limit.remove();
       };
     }
     procs.push(srv);
@@ -69,6 +69,10 @@ async function counters(srv) {
     received: sum('mapintel_stream_redis_events_received_total'),
     receivedBytes: sum('mapintel_stream_redis_received_bytes_total'),
     cpu: procCpu(srv.child.pid),
+    // The cgroup's own accounting and throttling when the process runs under a CPU limit.
+    cgroupCpu: srv.limit ? srv.limit.cpuSeconds() : NaN,
+    throttled: srv.limit ? srv.limit.throttled() : null,
+    threadsOutside: srv.limit ? srv.limit.threadsOutside() : 0,
   };
 }
 
@@ -142,6 +146,13 @@ export async function scaleRun(ctx, n) {
         maps: shares[i].length,
         deliveriesPerSecond: Math.round((after[i].delivered - before[i].delivered) / SECONDS),
         cpuShare: +((after[i].cpu - before[i].cpu) / SECONDS).toFixed(2),
+        ...(PROCESS_CPU > 0
+          ? {
+              cgroupCpuShare: +((after[i].cgroupCpu - before[i].cgroupCpu) / SECONDS).toFixed(3),
+              throttledPeriods: `${after[i].throttled.throttled - before[i].throttled.throttled} of ${after[i].throttled.periods - before[i].throttled.periods}`,
+              threadsOutside: after[i].threadsOutside,
+            }
+          : {}),
         // What it received beyond the events of its own maps (target: about 0).
         foreignEvents: received - own[i].events,
         receivedBytes: after[i].receivedBytes - before[i].receivedBytes,
