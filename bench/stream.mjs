@@ -21,6 +21,9 @@
 //   BENCH_SATURATION     events/s of the saturation runs      800,1200 (comma-separated; 0: none)
 //   BENCH_SECONDS        seconds measured per run             10
 //   BENCH_PEERS          which servers                        product,baseline,centrifugo
+//   BENCH_COMMIT_RATE    writes/s of the commit phase (0:     500
+//                        none): kills POSTed to an api process, each timed from its commit to the first
+//                        byte of its frame at an SSE client of the product (bench/stream/commit.mjs)
 //   BENCH_CPU_PROF=dir   run the product with --cpu-prof into dir (written when it stops)
 //   BENCH_DIST=dir       build output to benchmark (default dist/; e.g. a copy built from another commit, to compare)
 //   BENCH_NODE_ARGS      more node flags for the product, e.g. "--trace-gc" (its output goes to stdout)
@@ -31,9 +34,10 @@ import os from 'node:os';
 import { createClient } from 'redis';
 import { monotonicFactory } from 'ulid';
 import { startBaseline, startCentrifugo, startProduct } from './stream/peers.mjs';
+import { commitRun } from './stream/commit.mjs';
 import { fanoutRuns, idleRuns, report } from './stream/runs.mjs';
 import { databaseUrl, dist, log, MAPS, PEERS, redisUrl, sleep } from './stream/settings.mjs';
-import { deleteKeys, recreateDatabase } from './support.mjs';
+import { deleteKeys, recreateDatabase, seedSolarSystem } from './support.mjs';
 
 /** What the parts share: the environment of the product, Redis, the maps, the peers, what to close at the end. */
 const ctx = { closers: [], peers: new Map(), results: {}, centrifugoNote: '' };
@@ -55,6 +59,8 @@ try {
   const core = await buildCore(loadConfig({ ...env, REDIS_URL: '' }), { migrations: 'apply' });
   const services = createApiServices(core);
   await services.admin.upsertCharacter({ eve_id: '2119900001', name: 'Bench Stream', corporation_id: '98900003', corporation_ticker: 'BENCH' });
+  // The kills of the commit phase name this system (the write path checks kills against static data).
+  await seedSolarSystem(core.db.orm.em.fork());
   const maps = [];
   for (let i = 0; i < MAPS; i++) {
     const created = await services.admin.createMap({ slug: `bench-stream-${i}`, name: `Stream ${i}`, owner_eve_id: '2119900001' });
@@ -78,6 +84,7 @@ try {
 
   await idleRuns(ctx);
   await fanoutRuns(ctx);
+  await commitRun(ctx);
   report(ctx);
 } finally {
   for (const c of ctx.closers.reverse()) await c().catch(() => undefined);

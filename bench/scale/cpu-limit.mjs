@@ -42,7 +42,13 @@ export function limitCpu(pid, cores, name) {
     mkdirSync(acct, { recursive: true });
     writeFileSync(path.join(acct, 'cgroup.procs'), String(pid));
   }
-  const stat = () => Object.fromEntries(readFileSync(path.join(dir, 'cpu.stat'), 'utf8').trim().split('\n').map((l) => l.split(' ')));
+  const stat = () =>
+    Object.fromEntries(
+      readFileSync(path.join(dir, 'cpu.stat'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ')),
+    );
   return {
     cpuSeconds() {
       try {
@@ -58,7 +64,11 @@ export function limitCpu(pid, cores, name) {
     },
     threadsOutside() {
       try {
-        const inside = new Set(readFileSync(path.join(dir, h.v2 ? 'cgroup.threads' : 'tasks'), 'utf8').trim().split('\n'));
+        const inside = new Set(
+          readFileSync(path.join(dir, h.v2 ? 'cgroup.threads' : 'tasks'), 'utf8')
+            .trim()
+            .split('\n'),
+        );
         return readdirSync(`/proc/${pid}/task`).filter((t) => !inside.has(t)).length;
       } catch {
         return NaN;

@@ -17,11 +17,19 @@ export async function idleRuns(ctx) {
       // garbage of the connects is collected meanwhile); KB per connection from the median sample.
       const samples = [];
       const sample = () => samples.push({ rss: rssKiB(peer.srv.child.pid), held: readdirSync(`/proc/${peer.srv.child.pid}/fd`).length - fdsBefore });
+      // CPU of the server from the first connect to the last one open: what each admission costs it
+      // (the product: authentication, the key's profile, cap admission in Redis; C_adm in docs/scaling.md).
+      const cpuBefore = cpuMs(peer.srv.child.pid);
+      let cpuOpening = NaN;
       const [open] = await load({
         targets: peer.targets,
         connections: IDLE,
         holdMs: 26000,
-        onLine: (l) => l.phase === 'open' && [2000, 6000, 10000, 14000, 18000, 22000].forEach((ms) => setTimeout(sample, ms)),
+        onLine: (l) => {
+          if (l.phase !== 'open') return;
+          cpuOpening = cpuMs(peer.srv.child.pid) - cpuBefore;
+          [2000, 6000, 10000, 14000, 18000, 22000].forEach((ms) => setTimeout(sample, ms));
+        },
       });
       const perConnection = samples.map((x) => (x.rss - before) / x.held).sort((a, b) => a - b);
       results[`idle_${name}`] = {
@@ -32,6 +40,7 @@ export async function idleRuns(ctx) {
         held: samples.at(-1)?.held,
         kbPerConnection: +(perConnection[Math.floor(perConnection.length / 2)] ?? NaN).toFixed(2),
         kbPerConnectionSamples: perConnection.map((x) => +x.toFixed(2)),
+        cpuUsPerAdmission: open.opened ? +((cpuOpening * 1000) / open.opened).toFixed(1) : null,
       };
       log(`idle ${name}: ${JSON.stringify(results[`idle_${name}`])}`);
       await sleep(2000);
@@ -100,6 +109,7 @@ export function report(ctx) {
       ),
     );
     rows.push(row('new connections/s (product: auth + cap admission)', (n) => r[`idle_${n}`]?.openPerSecond));
+    rows.push(row('server CPU µs per connection opened', (n) => r[`idle_${n}`]?.cpuUsPerAdmission));
   }
   for (const rate of [RATE, ...SATURATION].filter(Boolean)) {
     const f = (n) => r[`fanout_${rate}_${n}`];
@@ -110,6 +120,14 @@ export function report(ctx) {
     rows.push(row(`${CLIENTS} clients, ${rate} events/s: server CPU (cores)`, (n) => f(n)?.cpuShare));
     rows.push(row(`${CLIENTS} clients, ${rate} events/s: server CPU µs per delivery`, (n) => f(n)?.cpuUsPerDelivery));
   }
+  const commit = Object.entries(r).filter(([k]) => k.startsWith('commit_'));
+  for (const [k, c] of commit)
+    rows.push(
+      `| ${k.slice(7)} writes/s through the API (${c.writesPerSecond}/s reached, ${c.failed} failed, ${c.framesMissing} frames missing): commit → first byte p50 / p99 / max ms (at most; after the answer: p50 / p99) | ${c.p50} / ${c.p99} / ${c.max} (${c.p50AfterAnswer} / ${c.p99AfterAnswer}) | ${names
+        .slice(1)
+        .map(() => 'n/a')
+        .join(' | ')} | ${ratioCols.map(() => '').join(' | ')} |`,
+    );
   console.log(
     [
       '',
