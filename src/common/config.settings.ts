@@ -174,6 +174,13 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'events',
   },
   {
+    name: 'STREAM_BACKFILL_BUDGET_BYTES',
+    meaning:
+      'Bytes of replay pages one stream process holds at once for resuming clients (each reads about 256 KB at a time, after its client took the page before); a resume waits for room',
+    default: '67108864',
+    unit: 'bytes',
+  },
+  {
     name: 'STREAM_MAX_BUFFER_BYTES',
     meaning: 'A stream client whose unsent bytes pass this is disconnected (it resumes with its last id)',
     default: '1048576',

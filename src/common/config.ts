@@ -53,6 +53,7 @@ export interface Config {
   streamRetryMs: number;
   streamBackfillMax: number;
   streamMaxBufferBytes: number;
+  streamBackfillBudgetBytes: number;
   webhooksEnabled: boolean;
   webhooksAllowInsecureUrls: boolean;
   webhookTimeoutMs: number;
@@ -257,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamRetryMs: int('STREAM_RETRY_MS', 0, 600_000),
     streamBackfillMax: int('STREAM_BACKFILL_MAX', 1, 10_000_000),
     streamMaxBufferBytes: int('STREAM_MAX_BUFFER_BYTES', 1024, 1024 * 1024 * 1024),
+    streamBackfillBudgetBytes: int('STREAM_BACKFILL_BUDGET_BYTES', 65_536, 16 * 1024 * 1024 * 1024),
     webhooksEnabled: bool('SERVICE_WEBHOOKS_ENABLED'),
     webhooksAllowInsecureUrls: bool('SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS'),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 100, 600_000),

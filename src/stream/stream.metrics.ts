@@ -17,13 +17,19 @@ export interface StreamMetrics {
   received: Counter<'how'>;
   receivedBytes: Counter<'how'>;
   mapsWatched: Gauge;
+  backfillBytes: Gauge;
 }
 
 /**
  * `leases` reads the caps' own view of this process's leases when the metrics are scraped; `maps` the
  * number of maps the process's tail watches.
  */
-export function streamMetrics(registry: Registry, leases: () => LeaseStats, maps: () => number = () => 0): StreamMetrics {
+export function streamMetrics(
+  registry: Registry,
+  leases: () => LeaseStats,
+  maps: () => number = () => 0,
+  backfillBytes: () => number = () => 0,
+): StreamMetrics {
   const m: StreamMetrics = {
     clients: new Gauge({ name: 'mapintel_stream_clients', help: 'Stream connections open in this process', registers: [registry] }),
     admissions: new Counter({
@@ -96,6 +102,14 @@ export function streamMetrics(registry: Registry, leases: () => LeaseStats, maps
       registers: [registry],
       collect() {
         this.set(maps());
+      },
+    }),
+    backfillBytes: new Gauge({
+      name: 'mapintel_stream_backfill_bytes',
+      help: 'Bytes of replay pages this process holds for resuming connections (at most STREAM_BACKFILL_BUDGET_BYTES, or one page)',
+      registers: [registry],
+      collect() {
+        this.set(backfillBytes());
       },
     }),
   };

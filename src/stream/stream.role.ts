@@ -17,6 +17,7 @@ import { StreamHub } from './stream-hub.js';
 import { capTiming, MemoryStreamCaps, type StreamCaps } from './stream-caps.js';
 import { RedisStreamCaps } from './stream-caps.redis.js';
 import { STREAM_PATH, StreamService } from './stream.service.js';
+import { BackfillBudget } from './backfill.js';
 import { streamMetrics } from './stream.metrics.js';
 import { RevocationSweep } from './revocation-sweep.js';
 
@@ -57,11 +58,14 @@ export const streamRole: Role<StreamHandle> = {
     // The hub and the service refer to each other (the hub's resync replays through the service), and
     // the metrics read the hub.
     const late: { service?: StreamService; hub?: StreamHub } = {};
+    // The bytes of replay pages held at once by every resuming connection of this process.
+    const budget = new BackfillBudget(config.streamBackfillBudgetBytes);
     const metrics = streamMetrics(
       core.metrics.registry,
       () => caps.stats(),
       // The hub is made below: a scrape before that counts no map.
       () => late.hub?.maps() ?? 0,
+      () => budget.inUse(),
     );
     const limits = { perMap: config.streamMaxPerMap, perKey: config.streamMaxPerKey, perProcess: config.streamMaxPerProcess };
     const timing = capTiming(config.streamLeaseMs);
@@ -107,6 +111,7 @@ export const streamRole: Role<StreamHandle> = {
       access: new MapAccess(db),
       history,
       eventLog: new EventLogService(db),
+      backfillBudget: budget,
       hub,
       caps,
       metrics,

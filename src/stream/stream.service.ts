@@ -18,7 +18,7 @@ import type { MapAccess } from '../maps/map-access.js';
 import { parseEventId } from '../events/envelope.js';
 import { matchesFilter, parseEventFilter, type EventFilter } from '../events/event-filter.js';
 import type { EventHistory } from '../events/transport/types.js';
-import { backfill, type EventLogReader } from './backfill.js';
+import { backfill, type BackfillBudget, type EventLogReader } from './backfill.js';
 import { connectedFrame, eventFrame, KEEPALIVE_FRAME, resetFrame, retryFrame, SharedFrame } from './sse-frames.js';
 import type { StreamHub, StreamSink } from './stream-hub.js';
 import type { StreamCaps } from './stream-caps.js';
@@ -33,6 +33,8 @@ export interface StreamDeps {
   access: MapAccess;
   history: EventHistory;
   eventLog: EventLogReader;
+  /** The bytes of replay pages the process may hold at once (STREAM_BACKFILL_BUDGET_BYTES). */
+  backfillBudget?: BackfillBudget;
   hub: StreamHub;
   caps: StreamCaps;
   metrics: StreamMetrics;
@@ -332,18 +334,24 @@ export class StreamService {
 
   /**
    * Backfills a connection from `after` (also after a tail resync); the hub queues live events
-   * meanwhile. The replay is read a page at a time and written as the socket takes it: a resume holds
-   * at most a page of events and a socket's buffer, whatever the gap.
+   * meanwhile. The replay is read a page (about 256 KB) at a time and written as the socket takes it: a
+   * resume holds at most a page of events and a socket's buffer, whatever the gap, and the process's
+   * pages together stay within STREAM_BACKFILL_BUDGET_BYTES.
    */
   async replay(sink: OpenStream, after: string | null): Promise<void> {
     const { hub, metrics } = this.d;
-    const result = await backfill({ history: this.d.history, log: this.d.eventLog }, sink.mapId, after, this.d.config.streamBackfillMax, async (e) => {
+    const sources = { history: this.d.history, log: this.d.eventLog, budget: this.d.backfillBudget };
+    const result = await backfill(sources, sink.mapId, after, this.d.config.streamBackfillMax, async (e) => {
+      let bytes = 0;
       if (matchesFilter(sink.filter, e.type)) {
-        sink.write(eventFrame(e, sink.compat));
+        const frame = eventFrame(e, sink.compat);
+        sink.write(frame);
+        bytes = frame.length;
         metrics.backfilled.inc();
       }
       hub.sent(sink, e.id);
       if (!(await sink.room())) throw new ConnectionGone();
+      return bytes;
     });
     if (result.kind === 'reset') {
       metrics.resets.inc({ reason: result.reason });

@@ -66,6 +66,15 @@ export class EventLogService {
     );
   }
 
+  /** How many events of the map have an id after `after` (every one for null), at most `limit`: read from the (map_id, event_id) index, no payload. */
+  async countAfter(mapId: string, after: string | null, limit: number): Promise<number> {
+    const row = await this.db.one<{ n: string }>(
+      `select count(*) as n from (select 1 from map_events where map_id = ? and event_id is not null ${after ? 'and event_id > ?' : ''} limit ?) gap`,
+      after ? [mapId, after, limit] : [mapId, limit],
+    );
+    return Number(row?.n ?? 0);
+  }
+
   /** Id of the oldest event the log still holds for the map (older ones were pruned), or null. */
   async oldestId(mapId: string): Promise<string | null> {
     return (
