@@ -11,8 +11,11 @@ export interface EventLogReader {
   list(mapId: string, after: string | undefined, limit: number): Promise<EventEnvelope[]>;
   oldestId(mapId: string): Promise<string | null>;
   newestId(mapId: string): Promise<string | null>;
-  /** How many events of the map have an id after `after` (every one for null), counting at most `limit`: ids only, no payload read. */
-  countAfter(mapId: string, after: string | null, limit: number): Promise<number>;
+  /**
+   * How many events of the map have an id after `after` (every one for null) and, with `upTo`, at most
+   * `upTo`, counting at most `limit`: ids only, no payload read.
+   */
+  countAfter(mapId: string, after: string | null, limit: number, upTo?: string): Promise<number>;
 }
 
 export type BackfillResult =
@@ -94,8 +97,10 @@ export async function backfill(
   }
   const hotFirst = afterId === null ? null : await sources.history.firstId(mapId);
   // Trimming drops the oldest entries only: when the hot history still holds an id at or before the
-  // client's, it holds every later one.
-  const fromHot = hotFirst !== null && afterId !== null && hotFirst <= afterId;
+  // client's, it holds every later one, unless Redis lost some of them (a failover to a replica that
+  // had not got them, keys flushed and written again): each page read from it is checked against the
+  // log's ids below.
+  let fromHot = hotFirst !== null && afterId !== null && hotFirst <= afterId;
   if (!fromHot && afterId !== null) {
     const oldest = await sources.log.oldestId(mapId);
     if (oldest !== null && oldest > afterId) return { kind: 'reset', reason: 'retention', earliestEventId: oldest };
@@ -112,13 +117,21 @@ export async function backfill(
   let cursor = afterId;
   let count = 0;
   let bytesSeen = 0;
-  while (count < behind) {
+  // Until the sources have nothing more: events committed since the count are replayed too (the hub
+  // skips their live copies). Bounded, for a map written to faster than its replay is read.
+  while (count <= max + PAGE) {
     const average = count ? Math.max(1, bytesSeen / count) : FIRST_GUESS_BYTES;
-    const limit = Math.max(1, Math.min(PAGE, behind - count, Math.floor(PAGE_BYTES / average)));
+    const limit = Math.max(1, Math.min(PAGE, Math.floor(PAGE_BYTES / average)));
     const estimate = Math.round(limit * average);
     await sources.budget?.take(estimate);
     try {
-      const page = await read(cursor, limit);
+      let page = await read(cursor, limit);
+      // A page of the hot history that lacks an event the log has between the same ends (Redis lost
+      // it), or an end of the hot history before the log's end: the log answers from here on.
+      if (fromHot && (page.length === 0 || (await sources.log.countAfter(mapId, cursor, page.length + 1, page.at(-1)!.id)) > page.length)) {
+        fromHot = false;
+        page = await read(cursor, limit);
+      }
       if (page.length === 0) break;
       for (const e of page) {
         const wrote = await emit(e);

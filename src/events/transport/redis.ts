@@ -121,7 +121,8 @@ export class RedisEventHistory implements EventHistory {
     const out: EventEnvelope[] = [];
     let cursor = start;
     while (out.length < count) {
-      const entries = ((await this.redis.xRange(this.keys.map(mapId), cursor, '+', { COUNT: Math.max(count, 100) })) ?? []) as unknown as StreamEntry[];
+      // A few more than asked: entries of the first id's millisecond up to it are skipped.
+      const entries = ((await this.redis.xRange(this.keys.map(mapId), cursor, '+', { COUNT: count - out.length + 16 })) ?? []) as unknown as StreamEntry[];
       if (entries.length === 0) break;
       for (const entry of entries) {
         const id = entry.message.id!;
