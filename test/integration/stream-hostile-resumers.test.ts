@@ -54,6 +54,8 @@ beforeAll(async () => {
     ...(t.config.redisCluster ? { REDIS_CLUSTER: 'true' } : {}),
     REDIS_KEY_PREFIX: t.config.redisKeyPrefix,
     SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    // As the chart runs a stream pod (stream.nodeOptions).
+    NODE_OPTIONS: '--max-semi-space-size=1',
     SERVICE_SSE_ENABLED: 'true',
     SERVICE_RATE_LIMIT_PER_MINUTE: '100000',
     STREAM_MAX_PER_MAP: '60',
