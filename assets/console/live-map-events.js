@@ -40,7 +40,7 @@
     const link = () => sys(p.solar_system_source, p.from_name) + ' ⇄ ' + sys(p.solar_system_target, p.to_name);
     switch (e.type) {
       case 'add_system':
-        return 'System ' + p.name + ' added' + (p.class ? ' (' + p.class + ')' : '') + '.';
+        return 'System ' + p.name + ' added.';
       case 'deleted_system':
         return 'System ' + p.name + ' removed.';
       case 'system_metadata_changed':
