@@ -12,6 +12,7 @@ import { StaticInfoController } from '../static-data/static-info.controller.js';
 import { RouteFinderController } from '../static-data/routes/route-finder.controller.js';
 import { MAP_CONTROLLER_FACTORIES } from '../maps/map-controllers.js';
 import { WebhooksController } from '../webhooks/webhooks.controller.js';
+import { PresenceController } from '../stream/presence.controller.js';
 
 /** Every controller, built with only the services it uses (from the deps of the app serving the request). */
 const FACTORIES = new Map<unknown, (deps: AppDeps) => unknown>([
@@ -25,6 +26,7 @@ const FACTORIES = new Map<unknown, (deps: AppDeps) => unknown>([
   [StaticInfoController, (d) => new StaticInfoController(d.staticInfo)],
   [RouteFinderController, (d) => new RouteFinderController(d.closestRoutes)],
   [WebhooksController, (d) => new WebhooksController(d.webhooks)],
+  [PresenceController, (d) => new PresenceController(d.presence)],
   ...MAP_CONTROLLER_FACTORIES,
 ]);
 

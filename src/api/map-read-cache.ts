@@ -8,10 +8,22 @@ import { jsonChunks } from '../maps/map-read/json-chunks.js';
 import { openapiSpec } from './openapi.js';
 import { profileOf } from '../http/key-profile.js';
 import { requestPrincipal } from '../auth/request-token.js';
+import { inReadSnapshot, withSnapshot } from '../db/db.js';
 import type { TokenService } from '../auth/token.service.js';
 
 /** What a map read's answer carries: clients and proxies keep it, but ask (If-None-Match) before each use. */
 export const MAP_READ_CACHE_CONTROL = 'private, no-cache';
+
+/** The header naming the newest event of the map whose effect a map read's answer includes ('0': none). */
+export const MAP_EVENT_ID_HEADER = 'Map-Event-Id';
+
+/**
+ * A read whose snapshot holds events still waiting for their ids (committed, the relay has not given
+ * them one yet: milliseconds) is read again after a short wait, so that its `Map-Event-Id` covers
+ * exactly what it includes; for at most this long, and not at all when the oldest waiting event has
+ * waited longer (the relay is down: the read is answered at once, with the newest id given so far).
+ */
+const PENDING_WAIT_MS = 1_000;
 
 interface CachedOperation {
   pattern: RegExp;
@@ -60,9 +72,10 @@ const EXPIRY: Record<string, CachedOperation['expiresAt']> = {
 /**
  * Paths under the map families that are not map content: the event log (its own cursor), webhook
  * management (subscription state changes with every delivery, which no map version follows) and routes
- * (they follow the static data's stargates too, which a new import changes under an unchanged map).
+ * (they follow the static data's stargates too, which a new import changes under an unchanged map) and
+ * presence (the stream connections, which no map version follows).
  */
-const NOT_CACHED = ['/api/maps/{map_id}/events', '/api/maps/{map_id}/webhooks', '/api/maps/{map_id}/routes'];
+const NOT_CACHED = ['/api/maps/{map_id}/events', '/api/maps/{map_id}/webhooks', '/api/maps/{map_id}/routes', '/api/maps/{map_id}/presence'];
 
 /** The GET operations of the map read families, from the OpenAPI document (see NOT_CACHED). */
 function cachedOperations(): CachedOperation[] {
@@ -156,21 +169,50 @@ export function mapReadCache(deps: { tokens: TokenService; versions: MapReadVers
       if (hit) {
         res.locals.route = operation.route;
         deps.metrics.mapReads.inc({ result: matchesIfNoneMatch(req.headers['if-none-match'], hit.etag) ? 'not_modified' : 'hit' });
+        // The version names the map's newest event id: an entry current at it carries that very id.
+        res.setHeader(MAP_EVENT_ID_HEADER, hit.eventId);
         answer(req, res, hit);
         return;
       }
-      const json = res.json.bind(res);
-      res.json = (body: unknown) => {
-        if (res.statusCode !== 200) return json(body);
-        const read = jsonChunks(body);
-        if (version !== undefined) deps.cache.set(key, { ...read, version, expiresAt: operation.expiresAt?.(body, req, now) ?? Infinity });
-        deps.metrics.mapReads.inc({
-          result: matchesIfNoneMatch(req.headers['if-none-match'], read.etag) ? 'not_modified' : version === undefined ? 'uncached' : 'miss',
+      // A miss is computed in one read snapshot (REPEATABLE READ), in which the version and the newest
+      // event id are read first: the answer includes exactly the events up to that id.
+      const started = Date.now();
+      for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
+        const outcome = await inReadSnapshot(deps.versions.handle, async (tx) => {
+          const snap = await deps.versions.current(principal, ref, tx);
+          if (!snap) return 'route' as const;
+          if (snap.pendingMs !== null && snap.pendingMs < PENDING_WAIT_MS && Date.now() - started < PENDING_WAIT_MS) return 'again' as const;
+          res.setHeader(MAP_EVENT_ID_HEADER, snap.lastEventId);
+          await new Promise<void>((done) => {
+            const json = res.json.bind(res);
+            res.json = (body: unknown) => {
+              if (res.statusCode !== 200) {
+                res.removeHeader(MAP_EVENT_ID_HEADER);
+                json(body);
+                done();
+                return res;
+              }
+              const read = jsonChunks(body);
+              if (snap.version !== undefined)
+                deps.cache.set(key, { ...read, eventId: snap.lastEventId, version: snap.version, expiresAt: operation.expiresAt?.(body, req, now) ?? Infinity });
+              deps.metrics.mapReads.inc({
+                result: matchesIfNoneMatch(req.headers['if-none-match'], read.etag) ? 'not_modified' : snap.version === undefined ? 'uncached' : 'miss',
+              });
+              answer(req, res, read);
+              done();
+              return res;
+            };
+            // However the route ends (an error answered otherwise, the client gone), the snapshot ends with it.
+            res.once('finish', () => done());
+            res.once('close', () => done());
+            withSnapshot(tx, () => next());
+          });
+          return 'answered' as const;
         });
-        answer(req, res, read);
-        return res;
-      };
-      next();
+        if (outcome === 'answered') return;
+        if (outcome === 'route') return next();
+        await new Promise((r) => setTimeout(r, wait));
+      }
     })().catch(next);
   };
 }

@@ -8,11 +8,12 @@ import { StaticInfoService } from '../static-data/static-info.service.js';
 import { ClosestRoutesService } from '../static-data/routes/closest-routes.service.js';
 import { RouteGraphSource } from '../static-data/routes/route-graph-source.js';
 import { EventLogService } from '../maps/event-log/event-log.service.js';
-import { dbOf } from '../db/db.js';
+import { dbOf, snapshotAware } from '../db/db.js';
 import { CharactersService } from '../characters/characters.service.js';
 import { WebhookService } from '../webhooks/webhook.service.js';
 import { WebhookSender } from '../webhooks/sender.js';
 import { MapReadCache, MapReadVersions } from '../maps/map-read/read-cache.js';
+import { localPresence, PresenceService, RedisPresence } from '../stream/presence.js';
 
 /** The capability services of the API (and of the demo seeding, which writes through the same ones). */
 export interface ApiServices extends MapServices {
@@ -30,11 +31,16 @@ export interface ApiServices extends MapServices {
   /** Serialised map reads of this process (src/api/map-read-cache.ts). */
   readCache: MapReadCache;
   readVersions: MapReadVersions;
+  /** GET /api/maps/{map_id}/presence: the map's stream connections on every stream process. */
+  presence: PresenceService;
 }
 
 export function createApiServices(core: Core): ApiServices {
-  const db = dbOf(core.db.orm);
-  const tokens = new TokenService(db, core.secrets.adminToken, core.metrics.tokenLookups);
+  const root = dbOf(core.db.orm);
+  // Keys are identified outside any read snapshot; everything else reads through the snapshot a map
+  // read is computed in when one is open (src/api/map-read-cache.ts), else as before.
+  const tokens = new TokenService(root, core.secrets.adminToken, core.metrics.tokenLookups);
+  const db = snapshotAware(root);
   const routeGraphs = new RouteGraphSource(db);
   return {
     tokens,
@@ -52,6 +58,13 @@ export function createApiServices(core: Core): ApiServices {
       sender: new WebhookSender({ timeoutMs: core.config.webhookTimeoutMs, allowInsecure: core.config.webhooksAllowInsecureUrls }),
     }),
     readCache: new MapReadCache(core.config.readCacheBytes),
-    readVersions: new MapReadVersions(db),
+    readVersions: new MapReadVersions(root),
+    presence: new PresenceService(
+      db,
+      (
+        (shared) => () =>
+          shared ?? localPresence(core)
+      )(core.redis ? new RedisPresence(core.redis.commands, core.config.redisKeyPrefix) : undefined),
+    ),
   };
 }

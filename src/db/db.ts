@@ -124,3 +124,47 @@ class Handle implements Db {
 export function dbOf(orm: Orm): Db {
   return new Handle(orm.em.fork(), undefined);
 }
+
+/** The read snapshot the code running now belongs to (inReadSnapshot), seen by snapshot-aware handles. */
+const snapshot = new AsyncLocalStorage<Db>();
+
+/**
+ * Runs `fn` in a read-only REPEATABLE READ transaction: every statement of it sees one snapshot of the
+ * database. Code that `fn` runs under `withSnapshot` and that queries through a `snapshotAware` handle
+ * reads the same snapshot; other handles go on running outside it (no EscapedTransactionError: the
+ * snapshot is a read, nothing written elsewhere can be lost to it).
+ */
+export async function inReadSnapshot<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.em.fork().transactional(
+    async (txEm) => {
+      const ctx = txEm.getTransactionContext() as object;
+      return fn(new Handle(txEm, ctx));
+    },
+    { isolationLevel: 'repeatable read', readOnly: true },
+  );
+}
+
+/** Runs `fn` so that snapshot-aware handles query through `tx` (a handle of inReadSnapshot). */
+export function withSnapshot<T>(tx: Db, fn: () => T): T {
+  return snapshot.run(tx, fn);
+}
+
+/** A handle that queries through the read snapshot open around the caller (withSnapshot), else through `db`. */
+export function snapshotAware(db: Db): Db {
+  const via = () => snapshot.getStore() ?? db;
+  return {
+    all: (text, params) => via().all(text, params),
+    one: (text, params) => via().one(text, params),
+    run: (text, params) => via().run(text, params),
+    allBound: (text, params) => via().allBound(text, params),
+    runBound: (text, params) => via().runBound(text, params),
+    transaction: (fn) => via().transaction(fn),
+    kysely: () => via().kysely(),
+    get inTransaction() {
+      return via().inTransaction;
+    },
+    get em() {
+      return via().em;
+    },
+  };
+}

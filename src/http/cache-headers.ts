@@ -11,4 +11,10 @@ export interface CachedReadHeaders {
   'Cache-Control': string;
   /** Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
   ETag: string;
+  /**
+   * The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+   * read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+   * to get exactly the events after the answer, each once.
+   */
+  'Map-Event-Id': string;
 }

@@ -19,6 +19,17 @@ export interface MapRef {
   webhooksEnabled: boolean;
 }
 
+/** A map with its read version (MapRefRepository.withReadVersion). */
+export interface ReadVersion {
+  map: MapRef;
+  /** Undefined while an event of the map waits for its id. */
+  version: string | undefined;
+  /** The newest event id the map's log holds, '0' for none: the `Map-Event-Id` of a read of this snapshot. */
+  lastEventId: string;
+  /** How long the oldest event of the map waiting for its id has waited (ms), or null when none waits. */
+  pendingMs: number | null;
+}
+
 /**
  * The maps table as map content reads it (admin owns its writes, src/admin/admin.repository.ts, except
  * the webhook toggle, which belongs to the webhook settings: src/webhooks/subscription.repository.ts).
@@ -62,7 +73,7 @@ export class MapRefRepository {
    * shared_data_version, bumped by triggers) or an event of the map gets its id; it is undefined while an
    * event of the map waits for its id (a change just committed that the version does not show yet).
    */
-  async withReadVersion(db: Db, id: string): Promise<{ map: MapRef; version: string | undefined } | undefined> {
+  async withReadVersion(db: Db, id: string): Promise<ReadVersion | undefined> {
     const row = await db.one<{
       id: string;
       slug: string;
@@ -71,17 +82,27 @@ export class MapRefRepository {
       version: string;
       shared: string;
       last_event: string | null;
+      last_assigned: string | null;
+      pending_ms: string | null;
     }>(
       `select m.id, m.slug, m.owner_character_id, m.webhooks_enabled,
          coalesce((select v.version from map_versions v where v.map_id = m.id), 0)::text as version,
          coalesce((select s.version from shared_data_version s), 0)::text as shared,
-         (select coalesce(e.event_id, '') from map_events e where e.map_id = m.id order by e.event_id desc nulls first limit 1) as last_event
+         (select coalesce(e.event_id, '') from map_events e where e.map_id = m.id order by e.event_id desc nulls first limit 1) as last_event,
+         (select max(e.event_id) from map_events e where e.map_id = m.id) as last_assigned,
+         (select (extract(epoch from clock_timestamp() - min(e.created_at)) * 1000)::bigint::text from map_events e
+            where e.map_id = m.id and e.event_id is null) as pending_ms
        from maps m where m.id = ?`,
       [id],
     );
     if (!row) return undefined;
     const map = { id: row.id, slug: row.slug, ownerCharacterId: row.owner_character_id, webhooksEnabled: row.webhooks_enabled };
-    return { map, version: row.last_event === '' ? undefined : `${row.version}.${row.shared}.${row.last_event ?? '-'}` };
+    return {
+      map,
+      version: row.last_event === '' ? undefined : `${row.version}.${row.shared}.${row.last_event ?? '-'}`,
+      lastEventId: row.last_assigned ?? '0',
+      pendingMs: row.pending_ms === null ? null : Number(row.pending_ms),
+    };
   }
 
   /**

@@ -11,6 +11,8 @@ export interface EventLogReader {
   list(mapId: string, after: string | undefined, limit: number): Promise<EventEnvelope[]>;
   oldestId(mapId: string): Promise<string | null>;
   newestId(mapId: string): Promise<string | null>;
+  /** How many events with an id the log holds after `after`, counting at most `max`. */
+  countAfter(mapId: string, after: string, max: number): Promise<number>;
 }
 
 export type BackfillResult =
@@ -46,22 +48,34 @@ export async function backfill(
   }
   const hotFirst = afterId === null ? null : await sources.history.firstId(mapId);
   // Trimming drops the oldest entries only: when the hot history still holds an id at or before the
-  // client's, it holds every later one.
-  const fromHot = hotFirst !== null && afterId !== null && hotFirst <= afterId;
-  if (!fromHot && afterId !== null) {
-    const oldest = await sources.log.oldestId(mapId);
-    if (oldest !== null && oldest > afterId) return { kind: 'reset', reason: 'retention', earliestEventId: oldest };
-  }
+  // client's, it holds every later one, unless Redis lost some of them (a failover to a replica that
+  // had not got them, keys flushed and written again): checked against the log below.
+  let fromHot = hotFirst !== null && afterId !== null && hotFirst <= afterId;
   const read = (after: string | null, limit: number) =>
     fromHot ? sources.history.range(mapId, after, limit) : sources.log.list(mapId, after ?? undefined, limit);
-  // Counted before anything is sent, so a client too far behind gets a reset, not a partial replay.
-  let probe = afterId;
-  let behind = 0;
-  while (behind <= max) {
-    const page = await read(probe, Math.min(PAGE, max + 1 - behind));
-    if (page.length === 0) break;
-    behind += page.length;
-    probe = page.at(-1)!.id;
+  /** Events after the client's id, counted before anything is sent: too many get a reset, not a partial replay. */
+  const countBehind = async (): Promise<number> => {
+    let probe = afterId;
+    let behind = 0;
+    while (behind <= max) {
+      const page = await read(probe, Math.min(PAGE, max + 1 - behind));
+      if (page.length === 0) break;
+      behind += page.length;
+      probe = page.at(-1)!.id;
+    }
+    return behind;
+  };
+  let behind = fromHot ? await countBehind() : 0;
+  // The log has every event with an id (the hot history gets them after it): more of them after the
+  // client's id than the hot history holds means the hot history has a hole, and the log answers.
+  // (Fewer: the log was pruned of events the hot history still has; the hot history answers.)
+  if (fromHot && behind <= max && (await sources.log.countAfter(mapId, afterId!, max + 1)) > behind) fromHot = false;
+  if (!fromHot) {
+    if (afterId !== null) {
+      const oldest = await sources.log.oldestId(mapId);
+      if (oldest !== null && oldest > afterId) return { kind: 'reset', reason: 'retention', earliestEventId: oldest };
+    }
+    behind = await countBehind();
   }
   if (behind > max) {
     const first = (await read(afterId, 1))[0];

@@ -166,3 +166,39 @@ for _, q in ipairs(live) do
 end
 return {n, k}
 `;
+
+/**
+ * KEYS[1] holders, KEYS[2] counts. ARGV: now. The map's connections per API key that Redis counts now
+ * (processes whose entry expired left out), as a flat list of key id and count: the presence of the
+ * map (src/stream/presence.ts). A read: it costs nothing while nobody asks.
+ */
+export const PRESENCE = `
+local live = {}
+for _, q in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')) do live[q] = true end
+local byKey = {}
+local order = {}
+local fields = redis.call('HGETALL', KEYS[2])
+for i = 1, #fields, 2 do
+  local owner, key = string.match(fields[i], '^k:([^:]+):(.+)$')
+  local n = tonumber(fields[i + 1]) or 0
+  if owner and live[owner] and n > 0 then
+    if not byKey[key] then
+      byKey[key] = 0
+      order[#order + 1] = key
+    end
+    byKey[key] = byKey[key] + n
+  end
+end
+local out = {}
+for _, key in ipairs(order) do
+  out[#out + 1] = key
+  out[#out + 1] = byKey[key]
+end
+return out
+`;
+
+/** KEYS[1] the presence changes. ARGV: now, since, keep (ms). Drops entries older than `keep`, returns the maps changed since `since`. */
+export const PRESENCE_CHANGES = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (tonumber(ARGV[1]) - tonumber(ARGV[3])))
+return redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], '+inf')
+`;

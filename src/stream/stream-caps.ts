@@ -65,6 +65,8 @@ export function retryAfter(timing: CapTiming): number {
 export class MemoryStreamCaps implements StreamCaps {
   private readonly byMap = new Map<string, number>();
   private readonly byKey = new Map<string, number>();
+  /** Connections per map and key: the presence (src/stream/presence.ts). */
+  private readonly byMapKey = new Map<string, Map<string, number>>();
   private count = 0;
 
   constructor(
@@ -92,6 +94,7 @@ export class MemoryStreamCaps implements StreamCaps {
     };
     bump(this.byMap, mapId, 1);
     bump(this.byKey, keyId, 1);
+    this.bumpPresence(mapId, keyId, 1);
     this.count++;
     let released = false;
     return {
@@ -102,15 +105,31 @@ export class MemoryStreamCaps implements StreamCaps {
           released = true;
           bump(this.byMap, mapId, -1);
           bump(this.byKey, keyId, -1);
+          this.bumpPresence(mapId, keyId, -1);
           this.count--;
         },
       },
     };
   }
 
+  /** The map's connections per key (a PresenceSource). */
+  async counts(mapId: string): Promise<Map<string, number>> {
+    return new Map(this.byMapKey.get(mapId) ?? []);
+  }
+
+  private bumpPresence(mapId: string, keyId: string, d: number): void {
+    const keys = this.byMapKey.get(mapId) ?? new Map<string, number>();
+    const n = (keys.get(keyId) ?? 0) + d;
+    if (n > 0) keys.set(keyId, n);
+    else keys.delete(keyId);
+    if (keys.size) this.byMapKey.set(mapId, keys);
+    else this.byMapKey.delete(mapId);
+  }
+
   async close(): Promise<void> {
     this.byMap.clear();
     this.byKey.clear();
+    this.byMapKey.clear();
     this.count = 0;
   }
 }

@@ -15,12 +15,15 @@
 import type { EventEnvelope } from '../events/envelope.js';
 import type { EventTail } from '../events/transport/types.js';
 import { matchesFilter, type EventFilter } from '../events/event-filter.js';
+import { matchesSystems, type SystemFilter } from '../events/system-filter.js';
 import { eventFrame, SharedFrame } from './sse-frames.js';
 
 /** One client connection as the hub sees it. */
 export interface StreamSink {
   readonly mapId: string;
   readonly filter: EventFilter;
+  /** Only events naming one of these systems (`systems=`); null for every event. */
+  readonly systems: SystemFilter;
   /** Clients of the reference server: `event:` line and `timestamp` (see sse-frames.ts). */
   readonly compat: boolean;
   /** Writes one whole frame (control frames, backfill). */
@@ -232,7 +235,7 @@ export class StreamHub {
   private accept(m: Member, e: EventEnvelope): boolean {
     if (m.lastId !== null && e.id <= m.lastId) return false;
     m.lastId = e.id;
-    return matchesFilter(m.sink.filter, e.type);
+    return matchesFilter(m.sink.filter, e.type) && matchesSystems(m.sink.systems, e);
   }
 
   private write(m: Member, frames: readonly SharedFrame[]): void {

@@ -25,7 +25,12 @@ export const streamPathItem = {
       '(the `EventEnvelope` schema; no `event:` line), and `: keepalive` comments when idle.',
       'With `last_event_id` (or the `Last-Event-ID` header) every later event of the map that matches',
       '`events` comes first, in order, with no gap or duplicate before the live ones; an id older than the',
-      'kept history, or after the map\'s newest event, gets `event: reset` with `{"reason", "earliest_event_id"}` instead.',
+      'kept history, or after the map\'s newest event, gets `event: reset` with `{"reason", "earliest_event_id"}` instead:',
+      'never a partial replay, also after Redis lost events (they are then read from the event log).',
+      'Resume from a map read\'s `Map-Event-Id` header (`0` for a map without events: every event of its log) to get',
+      'exactly the events after that answer. `event: presence_changed` frames (no `id:` line) carry',
+      '`{"connections", "keys": [{"key_id", "name", "connections"}]}` (as `GET /api/maps/{map_id}/presence`): once shortly',
+      'after connecting, then when the numbers change, at most one a second (not for keys of the reference profile).',
       'Needs `SERVICE_SSE_ENABLED=true` and a process running the stream role. Connections are capped per map',
       'and per key across every process (429 with `Retry-After`).',
       '"Try it out" waits for the stream to end and shows nothing meanwhile: use `curl -sN` or the event console',
@@ -44,9 +49,18 @@ export const streamPathItem = {
       },
       {
         in: 'query',
+        name: 'systems',
+        required: false,
+        description:
+          'Only events that name one of these solar systems (a system\'s own events, a connection\'s either end, a kill\'s, signature\'s or rally point\'s system, a tracked character\'s location): a comma list (or the parameter repeated) of at most 100 solar system ids. With `events`, both apply; a resume replays only matching events. Malformed (an empty item, not an integer, more than 100): 400 `validation_failed` naming `systems`.',
+        schema: { type: 'string' },
+      },
+      {
+        in: 'query',
         name: 'last_event_id',
         required: false,
-        description: 'Id of the last event already seen: resume after it. Wins over the `Last-Event-ID` header.',
+        description:
+          'Id of the last event already seen (or a map read\'s `Map-Event-Id`; `0`: before the map\'s first event): resume after it. Wins over the `Last-Event-ID` header.',
         schema: { type: 'string' },
       },
       {
@@ -70,7 +84,7 @@ export const streamPathItem = {
         content: { 'text/event-stream': { schema: { type: 'string' } } },
       },
       '400': error(
-        'A map id that is not valid percent-encoding (`bad_request`), an unknown event type in `events` (`validation_failed`), or a malformed last event id (`invalid_event_id`)',
+        'A map id that is not valid percent-encoding (`bad_request`), an unknown event type in `events` or a malformed `systems` list (`validation_failed`), or a malformed last event id (`invalid_event_id`)',
       ),
       '401': error(MAP_KEY_UNAUTHORIZED_DESCRIPTION, MAP_KEY_UNAUTHORIZED_EXAMPLE),
       '403': error('Server-Sent Events are switched off on this server (`sse_disabled`)'),

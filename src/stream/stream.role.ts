@@ -19,6 +19,8 @@ import { RedisStreamCaps } from './stream-caps.redis.js';
 import { STREAM_PATH, StreamService } from './stream.service.js';
 import { streamMetrics } from './stream.metrics.js';
 import { RevocationSweep } from './revocation-sweep.js';
+import { RedisPresence, registerLocalPresence } from './presence.js';
+import { PresenceFeed } from './presence-feed.js';
 
 /** How long a history read waits for Redis (node-redis's own default command timeout). */
 const HISTORY_DEADLINE_MS = 5_000;
@@ -82,6 +84,10 @@ export const streamRole: Role<StreamHandle> = {
           },
         })
       : new MemoryStreamCaps(limits, timing);
+    const presenceSource = redis ? new RedisPresence(redis, config.redisKeyPrefix) : (caps as MemoryStreamCaps);
+    // Without Redis the api role of this process reads its presence from these caps.
+    if (!redis) registerLocalPresence(core, presenceSource);
+
     const history = redis ? boundedHistory(new RedisEventHistory(redis, core.events.keys)) : core.events.history;
     const tail = await core.events.tail((how, events, bytes) => {
       metrics.received.inc({ how }, events);
@@ -111,8 +117,12 @@ export const streamRole: Role<StreamHandle> = {
       caps,
       metrics,
       http: core.metrics,
+      // Connections open and close only once the role has started: the feed below exists by then.
+      onPresence: (mapId) => presence.changed(mapId),
     });
     late.service = service;
+    const presence = new PresenceFeed({ open: service.open, source: presenceSource, db, redis, prefix: config.redisKeyPrefix, log: capsLog });
+    presence.start();
     const streams = service;
     // A stream request counts against the same per-minute budgets as the API's requests, once, at
     // connect (shared through Redis; without REDIS_URL this process keeps its own counts).
@@ -192,6 +202,7 @@ export const streamRole: Role<StreamHandle> = {
         await handle.stopAccepting();
         sweep.stop();
         notices.stop();
+        presence.stop();
         clearInterval(audit);
         streams.stop();
         hub.stop();

@@ -18,6 +18,7 @@ import type { MapAccess } from '../maps/map-access.js';
 import { parseEventId } from '../events/envelope.js';
 import { matchesFilter, parseEventFilter, type EventFilter } from '../events/event-filter.js';
 import type { EventHistory } from '../events/transport/types.js';
+import { matchesSystems, parseSystemFilter, type SystemFilter } from '../events/system-filter.js';
 import { backfill, type EventLogReader } from './backfill.js';
 import { connectedFrame, eventFrame, KEEPALIVE_FRAME, resetFrame, retryFrame, SharedFrame } from './sse-frames.js';
 import type { StreamHub, StreamSink } from './stream-hub.js';
@@ -38,6 +39,8 @@ export interface StreamDeps {
   metrics: StreamMetrics;
   /** The process's HTTP request metrics (stream requests count there too). */
   http: Pick<Metrics, 'httpRequests' | 'httpDuration'>;
+  /** A connection of the map was admitted or released (the presence feed: src/stream/presence-feed.ts). */
+  onPresence?: (mapId: string) => void;
 }
 
 /** An open stream: the sink the hub writes to, with what the role needs to manage it. */
@@ -150,12 +153,18 @@ export class StreamService {
     const principal = identity.principal;
     const map = await this.d.access.byPath(principal, mapRef);
     const filter = parseEventFilter(url.searchParams.getAll('events'));
+    const systems = parseSystemFilter(url.searchParams.getAll('systems'));
     const lastRaw = url.searchParams.get('last_event_id') ?? headerValue(req.headers['last-event-id']);
     let lastId: string | null = null;
-    if (lastRaw !== undefined && lastRaw !== '') {
+    // `0` (a map read's Map-Event-Id of a map without events): before the map's first event, so every
+    // event of the map's log is sent.
+    const fromStart = lastRaw?.trim() === '0';
+    if (lastRaw !== undefined && lastRaw !== '' && !fromStart) {
       lastId = parseEventId(lastRaw) ?? null;
       if (!lastId)
-        throw new BadRequestError('invalid_event_id', '`last_event_id` must be an event id (ULID)', [{ field: 'last_event_id', message: 'must be a ULID' }]);
+        throw new BadRequestError('invalid_event_id', '`last_event_id` must be an event id (ULID) or 0', [
+          { field: 'last_event_id', message: 'must be a ULID, or 0 for before the first event' },
+        ]);
     }
     if (gone()) return;
     const admission = await this.d.caps.admit(map.id, principal.keyId);
@@ -184,10 +193,11 @@ export class StreamService {
       res.end();
       return;
     }
+    this.d.onPresence?.(map.id);
     const compat = principal.profile === 'reference';
     // With the access log line at its end, says which connections were open when (and of which key).
     this.d.log.info({ requestId, mapId: map.id, keyId: principal.keyId }, 'stream opened');
-    this.stream(req, res, { principal, token, mapId: map.id, filter, lastId, compat, release: () => admission.lease.release(), gone });
+    this.stream(req, res, { principal, token, mapId: map.id, filter, systems, lastId, fromStart, compat, release: () => admission.lease.release(), gone });
   }
 
   private stream(
@@ -198,7 +208,9 @@ export class StreamService {
       token: string;
       mapId: string;
       filter: EventFilter;
+      systems: SystemFilter;
       lastId: string | null;
+      fromStart: boolean;
       compat: boolean;
       release: () => Promise<void>;
       gone: () => boolean;
@@ -220,6 +232,7 @@ export class StreamService {
     const sink: OpenStream & { lastWrite: number } = {
       mapId: s.mapId,
       filter: s.filter,
+      systems: s.systems,
       compat: s.compat,
       principal: s.principal,
       token: s.token,
@@ -275,7 +288,10 @@ export class StreamService {
       hub.leave(sink);
       this.open.delete(sink);
       metrics.clients.dec();
-      void s.release().catch(() => undefined);
+      void s
+        .release()
+        .catch(() => undefined)
+        .then(() => this.d.onPresence?.(s.mapId));
     };
     res.on('close', finish);
     this.open.add(sink);
@@ -293,7 +309,7 @@ export class StreamService {
       // then the event log says which is the newest.
       const latest = (await this.d.history.lastId(s.mapId)) ?? (await this.d.eventLog.newestId(s.mapId));
       sink.write(connectedFrame(s.mapId, latest));
-      if (s.lastId) await this.replay(sink, s.lastId);
+      if (s.lastId || s.fromStart) await this.replay(sink, s.lastId);
       // A new client's position is the last id it was told of: a resync replays from there.
       else if (latest) hub.sent(sink, latest);
       hub.goLive(sink);
@@ -338,7 +354,7 @@ export class StreamService {
   async replay(sink: OpenStream, after: string | null): Promise<void> {
     const { hub, metrics } = this.d;
     const result = await backfill({ history: this.d.history, log: this.d.eventLog }, sink.mapId, after, this.d.config.streamBackfillMax, async (e) => {
-      if (matchesFilter(sink.filter, e.type)) {
+      if (matchesFilter(sink.filter, e.type) && matchesSystems(sink.systems, e)) {
         sink.write(eventFrame(e, sink.compat));
         metrics.backfilled.inc();
       }

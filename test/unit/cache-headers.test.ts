@@ -44,10 +44,11 @@ describe('cached read headers', () => {
     for (const { route, op } of cached) {
       for (const status of ['200', '304']) {
         const headers = op.responses[status]!.headers!;
-        expect(Object.keys(headers), `${route} ${status}`).toEqual(['Cache-Control', 'ETag']);
+        expect(Object.keys(headers), `${route} ${status}`).toEqual(['Cache-Control', 'ETag', 'Map-Event-Id']);
         expect(headers.ETag).toMatchObject({ schema: { type: 'string' }, required: true });
         expect(headers.ETag!.description).toMatch(/^Strong validator of the body/);
         expect(headers['Cache-Control']!.description).toMatch(/^`private, no-cache`/);
+        expect(headers['Map-Event-Id']!.description).toMatch(/^The id of the newest event of the map whose effect the answer includes/);
       }
     }
   });

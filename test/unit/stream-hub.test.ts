@@ -18,6 +18,7 @@ class FakeSink implements StreamSink {
   sends: SharedFrame[][] = [];
   closed: string | undefined;
   buffered = 0;
+  readonly systems = null;
   constructor(
     readonly mapId: string,
     readonly filter = parseEventFilter(undefined),

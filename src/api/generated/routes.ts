@@ -35,6 +35,8 @@ import { MapReadController } from './../../maps/map-read/map-read.controller.js'
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { WebhooksController } from './../../webhooks/webhooks.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { PresenceController } from './../../stream/presence.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { RouteFinderController } from './../../static-data/routes/route-finder.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { SignatureLinksController } from './../../maps/signatures/signature-links.controller.js';
@@ -1035,6 +1037,15 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "data": {"ref":"PingResultDto","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PresenceDto": {
+        "dataType": "refObject",
+        "properties": {
+            "connections": {"dataType":"double","required":true},
+            "keys": {"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"connections":{"dataType":"double","required":true},"name":{"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},"key_id":{"dataType":"string","required":true}}},"required":true},
         },
         "additionalProperties": false,
     },
@@ -3490,6 +3501,43 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsPresenceController_getPresence: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
+        };
+        app.get('/api/maps/:map_id/presence',
+            authenticateMiddleware([{"map_key":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(PresenceController)),
+            ...(fetchMiddlewares<RequestHandler>(PresenceController.prototype.getPresence)),
+
+            async function PresenceController_getPresence(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsPresenceController_getPresence, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<PresenceController>(PresenceController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getPresence',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsRouteFinderController_findClosest: Record<string, TsoaRoute.ParameterSchema> = {
                 body: {"in":"body","name":"body","required":true,"ref":"FindClosestRequest"},
         };
@@ -3761,6 +3809,8 @@ export function RegisterRoutes(app: Router) {
                 map_id: {"in":"path","name":"map_id","required":true,"dataType":"string"},
                 after: {"in":"query","name":"after","dataType":"string"},
                 limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                events: {"in":"query","name":"events","dataType":"string"},
+                systems: {"in":"query","name":"systems","dataType":"string"},
         };
         app.get('/api/maps/:map_id/events',
             authenticateMiddleware([{"map_key":[]}]),

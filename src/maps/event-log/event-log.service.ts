@@ -4,6 +4,8 @@ import type { MapKeyPrincipal } from '../../http/principal.js';
 import { MapAccess } from '../map-access.js';
 import type { EventEnvelope } from '../../events/envelope.js';
 import type { EventType } from '../../events/outbox.js';
+import type { EventFilter } from '../../events/event-filter.js';
+import { systemsCondition, type SystemFilter } from '../../events/system-filter.js';
 
 /** The event log in PostgreSQL, for polling clients and for resync after a stream reset. */
 export class EventLogService {
@@ -12,16 +14,34 @@ export class EventLogService {
     private readonly access = new MapAccess(db),
   ) {}
 
-  /** GET /api/maps/{map_id}/events: a page of the key's map's log after `after`. */
+  /**
+   * GET /api/maps/{map_id}/events: a page of the key's map's log after `after`, only the events the
+   * filters want (`events=` types, `systems=` systems; both apply).
+   */
   async page(
     principal: MapKeyPrincipal,
     mapPath: string,
     after: string | undefined,
     limit: number,
+    filters: { events?: EventFilter; systems?: SystemFilter } = {},
   ): Promise<{ data: EventEnvelope[]; next_after: string | null }> {
     const map = await this.access.byPath(principal, mapPath);
-    const data = await this.list(map.id, after, limit);
+    const types = filters.events && !filters.events.all ? [...filters.events.types] : null;
+    const systems = filters.systems ? [...filters.systems].map(String) : null;
+    const data = types === null && systems === null ? await this.list(map.id, after, limit) : await this.listFiltered(map.id, after, limit, types, systems);
     return { data, next_after: data.length === limit ? data.at(-1)!.id : null };
+  }
+
+  /** Events of a map with an id after `after`, oldest first, of these types (null: all) naming one of these systems (null: any). */
+  async listFiltered(mapId: string, after: string | undefined, limit: number, types: string[] | null, systems: string[] | null): Promise<EventEnvelope[]> {
+    const rows = await this.db.allBound<{ event_id: string; type: EventType; map_id: string; created_ms: string; payload: Record<string, unknown> }>(
+      `select event_id, type, map_id, (extract(epoch from created_at) * 1000)::bigint as created_ms, payload
+       from map_events where map_id = $1 and event_id is not null and ($2::text is null or event_id > $2::text)
+         and ($3::text[] is null or type = any($3::text[])) and ${systemsCondition('$4')}
+       order by event_id limit $5`,
+      [mapId, after ?? null, types, systems, limit],
+    );
+    return rows.map((r) => ({ id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload }));
   }
 
   /** Events of a map with an id, after `after` (exclusive), oldest first. */
@@ -64,6 +84,15 @@ export class EventLogService {
     return (
       (await this.db.one<{ id: string | null }>('select max(event_id) as id from map_events where map_id = ? and event_id is not null', [mapId]))?.id ?? null
     );
+  }
+
+  /** How many events with an id the log holds for the map after `after`, counting at most `max`. */
+  async countAfter(mapId: string, after: string, max: number): Promise<number> {
+    const row = await this.db.one<{ n: string }>(
+      'select count(*)::text as n from (select 1 from map_events where map_id = ? and event_id > ? order by event_id limit ?) e',
+      [mapId, after, max],
+    );
+    return Number(row?.n ?? 0);
   }
 
   /** Id of the oldest event the log still holds for the map (older ones were pruned), or null. */

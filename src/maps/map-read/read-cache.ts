@@ -17,6 +17,8 @@ export interface CachedRead {
   chunks: Buffer[];
   /** Bytes in all. */
   length: number;
+  /** The `Map-Event-Id` of the body: the newest event id of the map in the snapshot it was read from ('0' for none). */
+  eventId: string;
 }
 
 /** The strong ETag of a body: the same bytes give the same tag on every replica. */
@@ -85,13 +87,23 @@ export class MapReadVersions {
    * The map `ref` names and its read version (undefined while a change waits for its event id), or
    * undefined when the reference is malformed or names no map of this key (the route answers those).
    */
-  async current(principal: MapKeyPrincipal, ref: MapReference): Promise<{ map: MapRef; version: string | undefined } | undefined> {
-    const loaded = await this.maps.withReadVersion(this.db, principal.mapId);
+  async current(
+    principal: MapKeyPrincipal,
+    ref: MapReference,
+    db: Db = this.db,
+  ): Promise<{ map: MapRef; version: string | undefined; lastEventId: string; pendingMs: number | null } | undefined> {
+    const loaded = await this.maps.withReadVersion(db, principal.mapId);
+    if (!loaded) return undefined;
     try {
-      const map = typeof ref === 'string' ? checkPath(loaded?.map, ref) : checkSelector(loaded?.map, ref);
-      return { map, version: loaded?.version };
+      const map = typeof ref === 'string' ? checkPath(loaded.map, ref) : checkSelector(loaded.map, ref);
+      return { ...loaded, map };
     } catch {
       return undefined;
     }
+  }
+
+  /** The handle the versions are read through (a read snapshot of it is what a miss is computed in). */
+  get handle(): Db {
+    return this.db;
   }
 }

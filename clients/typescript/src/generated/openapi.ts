@@ -798,6 +798,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/maps/{map_id}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is watching the map
+         * @description The open stream connections (`GET /api/maps/{map_id}/events/stream`) of the map, on every stream
+         *     process, in all and per API key of the map: the key's id and name (never the key itself), most
+         *     connections first. True as soon as a connection is admitted or closed; a stream process that dies
+         *     without closing its connections is counted until its lease expires (25 s by default). Any map key of
+         *     the map may read it, as it reads the map. Streams send the same object as `presence_changed` frames.
+         */
+        get: operations["GetPresence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/route/findClosest": {
         parameters: {
             query?: never;
@@ -1341,7 +1365,12 @@ export interface paths {
          *     (the `EventEnvelope` schema; no `event:` line), and `: keepalive` comments when idle.
          *     With `last_event_id` (or the `Last-Event-ID` header) every later event of the map that matches
          *     `events` comes first, in order, with no gap or duplicate before the live ones; an id older than the
-         *     kept history, or after the map's newest event, gets `event: reset` with `{"reason", "earliest_event_id"}` instead.
+         *     kept history, or after the map's newest event, gets `event: reset` with `{"reason", "earliest_event_id"}` instead:
+         *     never a partial replay, also after Redis lost events (they are then read from the event log).
+         *     Resume from a map read's `Map-Event-Id` header (`0` for a map without events: every event of its log) to get
+         *     exactly the events after that answer. `event: presence_changed` frames (no `id:` line) carry
+         *     `{"connections", "keys": [{"key_id", "name", "connections"}]}` (as `GET /api/maps/{map_id}/presence`): once shortly
+         *     after connecting, then when the numbers change, at most one a second (not for keys of the reference profile).
          *     Needs `SERVICE_SSE_ENABLED=true` and a process running the stream role. Connections are capped per map
          *     and per key across every process (429 with `Retry-After`).
          *     "Try it out" waits for the stream to end and shows nothing meanwhile: use `curl -sN` or the event console
@@ -2451,6 +2480,21 @@ export interface components {
         DataResponse_PingResultDto_: {
             data: components["schemas"]["PingResultDto"];
         };
+        /** @description The presence of a map as the API and the stream's frames give it. */
+        PresenceDto: {
+            /**
+             * Format: double
+             * @description Open stream connections of the map, on every stream process.
+             */
+            connections: number;
+            /** @description Per API key of the map with open connections, most connections first: its id and name, never its material. */
+            keys: {
+                /** Format: double */
+                connections: number;
+                name: string | null;
+                key_id: string;
+            }[];
+        };
         /** @description One route of a findClosest answer. */
         ClosestRouteDto: {
             /**
@@ -3085,6 +3129,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3098,6 +3148,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3326,6 +3382,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3339,6 +3401,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3563,6 +3631,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3576,6 +3650,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3887,6 +3967,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3900,6 +3986,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3973,6 +4065,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3986,6 +4084,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4062,6 +4166,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4075,6 +4185,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4148,6 +4264,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4161,6 +4283,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4309,6 +4437,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4322,6 +4456,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5122,6 +5262,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5135,6 +5281,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5212,6 +5364,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5225,6 +5383,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5300,6 +5464,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5313,6 +5483,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5388,6 +5564,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5401,6 +5583,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5478,6 +5666,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5491,6 +5685,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5568,6 +5768,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5581,6 +5787,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5656,6 +5868,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5669,6 +5887,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5746,6 +5970,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5759,6 +5989,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6834,6 +7070,70 @@ export interface operations {
             };
         };
     };
+    GetPresence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Map UUID or slug.
+                 * @example my-map
+                 */
+                map_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PresenceDto"];
+                    };
+                };
+            };
+            /** @description Map API key missing, malformed, revoked or unknown, or a token of another kind (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown map, or a map this key does not belong to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Redis unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     FindClosest: {
         parameters: {
             query?: never;
@@ -7144,6 +7444,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7157,6 +7463,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7355,6 +7667,10 @@ export interface operations {
                 after?: string;
                 /** @description Page size. */
                 limit?: number;
+                /** @description Only these event types: a comma-separated list of type names, or `*` (every type, the default). Unknown names are a 400. */
+                events?: string;
+                /** @description Only events that name one of these solar systems (a system's own events, a connection's either end, a kill's, signature's or rally point's system, a tracked character's location): a comma-separated list of at most 100 solar system ids. An empty item, a non-integer or more than 100 ids is a 400 naming `systems`. With `events`, both apply; `next_after` pages over the filtered events. */
+                systems?: string;
             };
             header?: never;
             path: {
@@ -7374,7 +7690,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventLogResponse"];
                 };
             };
-            /** @description Malformed `after` id or `limit` */
+            /** @description Malformed `after` id, `limit`, `events` or `systems` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7440,6 +7756,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7453,6 +7775,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8528,6 +8856,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8541,6 +8875,12 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Strong validator of the body (a digest of its bytes): send it back in `If-None-Match` to revalidate. */
                     ETag: string;
+                    /**
+                     * @description The id of the newest event of the map whose effect the answer includes (`0`: the map has no event),
+                     *     read in the same snapshot as the answer: resume the stream from it (`last_event_id`, `Last-Event-ID`)
+                     *     to get exactly the events after the answer, each once.
+                     */
+                    "Map-Event-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9018,7 +9358,9 @@ export interface operations {
             query?: {
                 /** @description Event types to receive: a comma list (or the parameter repeated) of `EventType` names, or `*` (the default) for all. */
                 events?: string;
-                /** @description Id of the last event already seen: resume after it. Wins over the `Last-Event-ID` header. */
+                /** @description Only events that name one of these solar systems (a system's own events, a connection's either end, a kill's, signature's or rally point's system, a tracked character's location): a comma list (or the parameter repeated) of at most 100 solar system ids. With `events`, both apply; a resume replays only matching events. Malformed (an empty item, not an integer, more than 100): 400 `validation_failed` naming `systems`. */
+                systems?: string;
+                /** @description Id of the last event already seen (or a map read's `Map-Event-Id`; `0`: before the map's first event): resume after it. Wins over the `Last-Event-ID` header. */
                 last_event_id?: string;
                 /** @description The map API key, for clients that cannot send an Authorization header (EventSource). Never logged. */
                 token?: string;
@@ -9044,7 +9386,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description A map id that is not valid percent-encoding (`bad_request`), an unknown event type in `events` (`validation_failed`), or a malformed last event id (`invalid_event_id`) */
+            /** @description A map id that is not valid percent-encoding (`bad_request`), an unknown event type in `events` or a malformed `systems` list (`validation_failed`), or a malformed last event id (`invalid_event_id`) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,103 @@
+/**
+ * The `presence_changed` frames of a stream process (docs/api.md, "Presence"): once a second it takes
+ * the maps whose connections changed (here, or on any process through Redis: src/stream/presence.ts)
+ * among the maps it has connections of, reads each one's presence, and writes it to the map's
+ * connections when it differs from what they were last sent; a connection that has had none yet gets
+ * the current one at the first tick after it opened. So a connection gets at most one presence frame
+ * a second, and none while nothing changes. The frame has no `id:` line: it never moves the client's
+ * Last-Event-ID. Connections of the reference profile get none (the reference server has no such frame).
+ */
+import type { Db } from '../db/db.js';
+import type { Logger } from '../common/log.js';
+import type { Redis } from '../redis/redis.js';
+import { markPresenceChanged, presenceChangedSince, presenceDto, type PresenceSource } from './presence.js';
+
+/** A connection as the feed sees it. */
+export interface PresenceSink {
+  readonly mapId: string;
+  readonly compat: boolean;
+  write(frame: string): void;
+}
+
+/** Changes are read back this far before the last read, for clocks of other processes a little behind. */
+const CLOCK_SLACK_MS = 2_000;
+
+export function presenceFrame(text: string): string {
+  return `event: presence_changed\ndata: ${text}\n\n`;
+}
+
+export class PresenceFeed {
+  private timer: NodeJS.Timeout | undefined;
+  /** The presence each map's connections were last sent (its JSON). */
+  private readonly lastSent = new Map<string, string>();
+  private readonly greeted = new WeakSet<PresenceSink>();
+  /** Maps whose connections changed in this process since the last tick. */
+  private dirty = new Set<string>();
+  private since = Date.now();
+  private running = false;
+
+  constructor(
+    private readonly o: {
+      open: Iterable<PresenceSink>;
+      source: PresenceSource;
+      db: Db;
+      redis?: Redis;
+      prefix: string;
+      log: Logger;
+    },
+  ) {}
+
+  /** A connection of the map was admitted or released by this process. */
+  changed(mapId: string): void {
+    this.dirty.add(mapId);
+    if (this.o.redis) void markPresenceChanged(this.o.redis, this.o.prefix, mapId).catch(() => undefined);
+  }
+
+  start(periodMs = 1_000): void {
+    this.timer ??= setInterval(() => void this.tick(), periodMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One round: what changed, read and written. */
+  async tick(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      const byMap = new Map<string, PresenceSink[]>();
+      for (const s of this.o.open) {
+        if (s.compat) continue;
+        const list = byMap.get(s.mapId) ?? [];
+        list.push(s);
+        byMap.set(s.mapId, list);
+      }
+      for (const mapId of this.lastSent.keys()) if (!byMap.has(mapId)) this.lastSent.delete(mapId);
+      const changed = this.dirty;
+      this.dirty = new Set();
+      if (this.o.redis) {
+        const from = this.since - CLOCK_SLACK_MS;
+        this.since = Date.now();
+        for (const mapId of await presenceChangedSince(this.o.redis, this.o.prefix, from)) changed.add(mapId);
+      }
+      for (const [mapId, sinks] of byMap) {
+        const fresh = sinks.filter((s) => !this.greeted.has(s));
+        if (!changed.has(mapId) && fresh.length === 0) continue;
+        const text = JSON.stringify(await presenceDto(this.o.db, mapId, await this.o.source.counts(mapId)));
+        const everyone = this.lastSent.get(mapId) !== text;
+        this.lastSent.set(mapId, text);
+        const frame = presenceFrame(text);
+        for (const s of everyone ? sinks : fresh) s.write(frame);
+        for (const s of sinks) this.greeted.add(s);
+      }
+    } catch (err) {
+      // The next tick tries again (the changes read back CLOCK_SLACK_MS, and new connections stay unsent).
+      this.o.log.warn({ err: { message: (err as Error).message } }, 'presence round failed');
+    } finally {
+      this.running = false;
+    }
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Presence (docs/api.md, "Presence"): the open stream connections of a map across every stream
+ * process, per API key, from the stream caps' own bookkeeping (src/stream/stream-caps*.ts), which
+ * counts each process's connections of a map per key, in Redis (or in the process without Redis).
+ * Reading it costs one script on the map's slot, only when asked: the caps' cost per idle connection
+ * is unchanged. A connect or disconnect is counted by its admission or release, so the counts are
+ * true as soon as those return; a process that dies without releasing is counted until its caps
+ * entry expires (the lease time, 25 s by default).
+ *
+ * Changes reach the stream processes through one sorted set of the maps whose connections changed
+ * (`<prefix>presence:changes`, one key: no other key is touched with it), which each process reads
+ * once a second: the `presence_changed` frames cost Redis one command per process per second, however
+ * many connections are idle, plus one per connect or disconnect.
+ */
+import type { Db } from '../db/db.js';
+import type { Redis } from '../redis/redis.js';
+import type { MapKeyPrincipal } from '../http/principal.js';
+import { MapAccess } from '../maps/map-access.js';
+import { capKeys } from './stream-caps.redis.js';
+import { PRESENCE, PRESENCE_CHANGES } from './stream-caps.scripts.js';
+
+/** Connections per API key id. */
+export type PresenceCounts = Map<string, number>;
+
+/** Where a map's presence is read. */
+export interface PresenceSource {
+  counts(mapId: string): Promise<PresenceCounts>;
+}
+
+/** The presence of a map as the API and the stream's frames give it. */
+export interface PresenceDto {
+  /** Open stream connections of the map, on every stream process. */
+  connections: number;
+  /** Per API key of the map with open connections, most connections first: its id and name, never its material. */
+  keys: { key_id: string; name: string | null; connections: number }[];
+}
+
+/** The presence counts Redis holds (the caps' counts of live processes). */
+export class RedisPresence implements PresenceSource {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async counts(mapId: string): Promise<PresenceCounts> {
+    const k = capKeys(this.prefix, mapId);
+    const flat = (await this.redis.eval(PRESENCE, { keys: [k.holders, k.counts], arguments: [String(Date.now())] })) as (string | number)[];
+    const out: PresenceCounts = new Map();
+    for (let i = 0; i + 1 < flat.length; i += 2) out.set(String(flat[i]), Number(flat[i + 1]));
+    return out;
+  }
+}
+
+/** The key of the maps whose connections changed lately. */
+export function presenceChangesKey(prefix: string): string {
+  return `${prefix}presence:changes`;
+}
+
+/** How long a change stays in the sorted set (readers read it once a second). */
+const CHANGES_KEEP_MS = 60_000;
+
+/** Marks a map's connections changed (after an admission or a release), for every process to see. */
+export async function markPresenceChanged(redis: Redis, prefix: string, mapId: string): Promise<void> {
+  await redis.zAdd(presenceChangesKey(prefix), { score: Date.now(), value: mapId });
+}
+
+/** The maps whose connections changed at or after `since` (ms since the epoch); drops older entries. */
+export async function presenceChangedSince(redis: Redis, prefix: string, since: number): Promise<string[]> {
+  const now = Date.now();
+  return (await redis.eval(PRESENCE_CHANGES, {
+    keys: [presenceChangesKey(prefix)],
+    arguments: [String(now), String(since), String(CHANGES_KEEP_MS)],
+  })) as string[];
+}
+
+/** Without Redis, one process is the whole deployment: its stream role's caps are the presence its API reads. */
+const local = new WeakMap<object, PresenceSource>();
+
+export function registerLocalPresence(owner: object, source: PresenceSource): void {
+  local.set(owner, source);
+}
+
+export function localPresence(owner: object): PresenceSource | undefined {
+  return local.get(owner);
+}
+
+/** Counts as the DTO: key names from the map's keys (a key deleted meanwhile is left out). */
+export async function presenceDto(db: Db, mapId: string, counts: PresenceCounts): Promise<PresenceDto> {
+  const ids = [...counts.keys()];
+  const rows = ids.length
+    ? await db.all<{ id: string; name: string | null }>('select id, name from map_api_keys where map_id = ? and id = any(select jsonb_array_elements_text(?::jsonb)::uuid)', [
+        mapId,
+        JSON.stringify(ids),
+      ])
+    : [];
+  const keys = rows
+    .map((r) => ({ key_id: r.id, name: r.name, connections: counts.get(r.id) ?? 0 }))
+    .filter((k) => k.connections > 0)
+    .sort((a, b) => b.connections - a.connections || a.key_id.localeCompare(b.key_id));
+  return { connections: keys.reduce((n, k) => n + k.connections, 0), keys };
+}
+
+/** GET /api/maps/{map_id}/presence. */
+export class PresenceService {
+  private readonly access: MapAccess;
+
+  constructor(
+    private readonly db: Db,
+    private readonly source: () => PresenceSource | undefined,
+  ) {
+    this.access = new MapAccess(db);
+  }
+
+  async of(principal: MapKeyPrincipal, mapPath: string): Promise<PresenceDto> {
+    const map = await this.access.byPath(principal, mapPath);
+    const source = this.source();
+    // No stream role here and no Redis to share counts through: no connection can be open.
+    const counts = source ? await source.counts(map.id) : new Map<string, number>();
+    return presenceDto(this.db, map.id, counts);
+  }
+}
