@@ -14,20 +14,24 @@ const SYSTEMS = [31000005, 31000001, 31000008, 31000356, 31000881, 31001361];
 
 describe('syncMap', () => {
   let t: TestServer;
+  /** A server with a small backfill limit: a resume more than three events behind gets `event: reset`. */
+  let small: TestServer;
 
   beforeAll(async () => {
-    // A small backfill limit: a resume more than three events behind gets `event: reset`.
-    t = await startTestServer({ env: { SERVICE_SSE_ENABLED: 'true', STREAM_BACKFILL_MAX: '3', SERVICE_RATE_LIMIT_PER_MINUTE: '100000' } });
+    const env = { SERVICE_SSE_ENABLED: 'true', SERVICE_RATE_LIMIT_PER_MINUTE: '100000' };
+    [t, small] = await Promise.all([startTestServer({ env }), startTestServer({ env: { ...env, STREAM_BACKFILL_MAX: '3' } })]);
     await importFixture(t.platform);
+    await importFixture(small.platform);
   }, 900_000);
   afterAll(async () => {
     await t?.close();
+    await small?.close();
   });
 
   /** A map with the six systems and a chain of connections between them, and an editor of it. */
-  async function chain() {
-    const { map, key } = await makeMap(t.platform);
-    const api = createMapIntelClient({ baseUrl: t.url, token: key });
+  async function chain(srv = t) {
+    const { map, key } = await makeMap(srv.platform);
+    const api = createMapIntelClient({ baseUrl: srv.url, token: key });
     const ok = async (p: Promise<{ response: Response }>) => expect((await p).response.status).toBeLessThan(300);
     for (const [i, sid] of SYSTEMS.entries())
       await ok(api.POST('/api/maps/{map_id}/systems', { params: { path: { map_id: map.id } }, body: { solar_system_id: sid, position_x: i * 100, position_y: 0 } }));
@@ -42,8 +46,8 @@ describe('syncMap', () => {
   }
 
   /** What the REST API answers now, in the fields the events carry. */
-  async function restState(key: string, mapId: string) {
-    const api = createMapIntelClient({ baseUrl: t.url, token: key });
+  async function restState(key: string, mapId: string, srv = t) {
+    const api = createMapIntelClient({ baseUrl: srv.url, token: key });
     const systems = (await api.GET('/api/map/systems', { params: { query: { map_id: mapId } } })).data!.data;
     const connections = (await api.GET('/api/map/connections', { params: { query: { map_id: mapId } } })).data!.data;
     return project({ systems: new Map(systems.map((s) => [s.solar_system_id, s])), connections: new Map(connections.map((c) => [c.id, c])), lastEventId: '' });
@@ -58,8 +62,8 @@ describe('syncMap', () => {
         .sort((a, b) => a.id.localeCompare(b.id)),
     };
   }
-  async function logIds(key: string, mapId: string, afterId: string): Promise<string[]> {
-    const api = createMapIntelClient({ baseUrl: t.url, token: key });
+  async function logIds(key: string, mapId: string, afterId: string, srv = t): Promise<string[]> {
+    const api = createMapIntelClient({ baseUrl: srv.url, token: key });
     const ids: string[] = [];
     let cursor: string | null = afterId === '0' ? '00000000000000000000000000' : afterId;
     while (cursor) {
@@ -141,7 +145,7 @@ describe('syncMap', () => {
   }, 120_000);
 
   it('resumes from the last applied event after the stream drops mid-way, and reads again on `event: reset`', async () => {
-    const { map, key, api, ok } = await chain();
+    const { map, key, api, ok } = await chain(small);
     // Each stream connection can be cut by the test; a reconnection waits at the gate while it is shut.
     let cut: AbortController | null = null;
     let back = gate();
@@ -157,7 +161,7 @@ describe('syncMap', () => {
       return fetch(input, { ...init, signal: mine.signal });
     };
     const changes: MapChange[] = [];
-    const synced = await syncMap({ baseUrl: t.url, token: key, map: map.slug, fetch: cuttable, minBackoffMs: 20, maxBackoffMs: 100, onChange: (_s, c) => changes.push(c) });
+    const synced = await syncMap({ baseUrl: small.url, token: key, map: map.slug, fetch: cuttable, minBackoffMs: 20, maxBackoffMs: 100, onChange: (_s, c) => changes.push(c) });
     const applied = () => changes.filter((c) => c.type === 'event').map((c) => (c as { id: string }).id);
     const move = (sid: number, x: number) => ok(api.PATCH('/api/maps/{map_id}/systems/{solar_system_id}', { params: { path: { map_id: map.id, solar_system_id: sid } }, body: { position_x: x, position_y: 0 } }));
     try {
@@ -171,7 +175,7 @@ describe('syncMap', () => {
       back.open();
       await expect.poll(() => applied().length, { timeout: 15_000 }).toBe(3);
       expect(streams.at(-1)).toBe(applied()[0]);
-      expect(applied()).toEqual(await logIds(key, map.id, (changes[0] as { eventId: string }).eventId));
+      expect(applied()).toEqual(await logIds(key, map.id, (changes[0] as { eventId: string }).eventId, small));
       expect(synced.loads).toBe(1);
 
       // Cut again; five edits while away, more than STREAM_BACKFILL_MAX (3): the resume gets a reset.
@@ -181,11 +185,11 @@ describe('syncMap', () => {
       back.open();
       await expect.poll(() => synced.loads, { timeout: 15_000 }).toBe(2);
       expect(changes.filter((c) => c.type === 'load').map((c) => (c as { reason: string }).reason)).toEqual(['start', 'reset']);
-      expect(project(synced.state)).toEqual(await restState(key, map.id));
+      expect(project(synced.state)).toEqual(await restState(key, map.id, small));
       // And live again after the reset, from the new read's id.
       await move(SYSTEMS[4]!, 3000);
       await expect.poll(() => synced.state.systems.get(SYSTEMS[4]!)?.position_x, { timeout: 15_000 }).toBe(3000);
-      expect(project(synced.state)).toEqual(await restState(key, map.id));
+      expect(project(synced.state)).toEqual(await restState(key, map.id, small));
     } finally {
       shut = false;
       back.open();
