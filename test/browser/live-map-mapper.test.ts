@@ -32,7 +32,8 @@ async function labels(page: Page): Promise<Label[]> {
 const overlap = (a: Label, b: Label) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
 function overlapping(shown: Label[]): [number, number][] {
   const pairs: [number, number][] = [];
-  for (let i = 0; i < shown.length; i++) for (let j = i + 1; j < shown.length; j++) if (overlap(shown[i]!, shown[j]!)) pairs.push([shown[i]!.ssid, shown[j]!.ssid]);
+  for (let i = 0; i < shown.length; i++)
+    for (let j = i + 1; j < shown.length; j++) if (overlap(shown[i]!, shown[j]!)) pairs.push([shown[i]!.ssid, shown[j]!.ssid]);
   return pairs;
 }
 
@@ -43,10 +44,7 @@ describe('the live map for a mapper (Chromium)', () => {
   const slug = 'demo';
 
   beforeAll(async () => {
-    [t, browser] = await Promise.all([
-      startTestServer({ env: { SERVICE_SSE_ENABLED: 'true', SERVICE_RATE_LIMIT_PER_MINUTE: '5000' } }),
-      launchChromium(),
-    ]);
+    [t, browser] = await Promise.all([startTestServer({ env: { SERVICE_SSE_ENABLED: 'true', SERVICE_RATE_LIMIT_PER_MINUTE: '5000' } }), launchChromium()]);
     await importFixture(t.platform);
     key = (await seedDemo({ ...t.platform, orm: t.platform.orm })).apiKey;
   }, 900_000);
@@ -100,7 +98,9 @@ describe('the live map for a mapper (Chromium)', () => {
       expect(overlapping(shown)).toEqual([]);
       // Zoomed in on a corner: every system in view is labelled, with its full two-line label.
       // (`void`: the page's answer is not the Cytoscape.js core, which Playwright would serialize.)
-      await page.evaluate("void (window.__mapintelLiveMap.cy.zoom(1.2), window.__mapintelLiveMap.cy.center(window.__mapintelLiveMap.cy.getElementById('s33000000')))");
+      await page.evaluate(
+        "void (window.__mapintelLiveMap.cy.zoom(1.2), window.__mapintelLiveMap.cy.center(window.__mapintelLiveMap.cy.getElementById('s33000000')))",
+      );
       const box = (await page.locator('#livemap').boundingBox())!;
       const inView = (await labels(page)).filter((l) => l.x1 >= 0 && l.x2 <= box.width && l.y1 >= 0 && l.y2 <= box.height);
       expect(inView.length).toBeGreaterThanOrEqual(4);

@@ -47,7 +47,12 @@ describe('the live map follows the stream from its read (Chromium)', () => {
   async function mapWithTwoSystems() {
     const m = await makeMap(t.platform);
     const edit = async (path: string, method: string, body: unknown) => {
-      const res = await t.fetch(`/api/maps/${m.map.id}${path}`, { method, token: m.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await t.fetch(`/api/maps/${m.map.id}${path}`, {
+        method,
+        token: m.key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(res.status, await res.clone().text()).toBeLessThan(300);
     };
     await edit('/systems', 'POST', { solar_system_id: THERA, position_x: 0, position_y: 0 });
@@ -89,7 +94,9 @@ describe('the live map follows the stream from its read (Chromium)', () => {
       const log = await t.fetch(`/api/maps/${m.map.id}/events?after=00000000000000000000000000&limit=100`, { token: m.key });
       const ids = ((await log.json()) as { data: { id: string }[] }).data.map((e) => e.id);
       expect(ids).toHaveLength(5);
-      await expect.poll(async () => (await page.locator('#events li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-id')))).reverse()).toEqual(ids);
+      await expect
+        .poll(async () => (await page.locator('#events li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-id')))).reverse())
+        .toEqual(ids);
       await expect(page.evaluate('window.__mapintelLiveMap.loads')).resolves.toBe(1);
       expect((await picture(page)).nodes).toHaveLength(3);
     });

@@ -132,7 +132,17 @@ export async function syncMap(options: SyncMapOptions): Promise<SyncedMap> {
         const ssid = p.solar_system_id as number;
         const prior = state.systems.get(ssid);
         state.systems.set(ssid, {
-          ...(prior ?? { status: 0, tag: null, custom_name: null, description: null, labels: null, locked: false, map_id: e.map_id, inserted_at: e.ts, updated_at: e.ts }),
+          ...(prior ?? {
+            status: 0,
+            tag: null,
+            custom_name: null,
+            description: null,
+            labels: null,
+            locked: false,
+            map_id: e.map_id,
+            inserted_at: e.ts,
+            updated_at: e.ts,
+          }),
           id: p.system_id as string,
           solar_system_id: ssid,
           name: p.name as string,
@@ -157,7 +167,10 @@ export async function syncMap(options: SyncMapOptions): Promise<SyncedMap> {
       case 'connection_updated': {
         const { connection_id, changed: _changed, from_name: _from, to_name: _to, ...fields } = p;
         const prior = state.connections.get(connection_id as string);
-        state.connections.set(connection_id as string, { map_id: e.map_id, inserted_at: e.ts, ...prior, ...fields, id: connection_id, updated_at: e.ts } as MapConnection);
+        state.connections.set(
+          connection_id as string,
+          { map_id: e.map_id, inserted_at: e.ts, ...prior, ...fields, id: connection_id, updated_at: e.ts } as MapConnection,
+        );
         break;
       }
       case 'connection_removed':

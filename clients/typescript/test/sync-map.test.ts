@@ -34,7 +34,9 @@ describe('syncMap', () => {
     const api = createMapIntelClient({ baseUrl: srv.url, token: key });
     const ok = async (p: Promise<{ response: Response }>) => expect((await p).response.status).toBeLessThan(300);
     for (const [i, sid] of SYSTEMS.entries())
-      await ok(api.POST('/api/maps/{map_id}/systems', { params: { path: { map_id: map.id } }, body: { solar_system_id: sid, position_x: i * 100, position_y: 0 } }));
+      await ok(
+        api.POST('/api/maps/{map_id}/systems', { params: { path: { map_id: map.id } }, body: { solar_system_id: sid, position_x: i * 100, position_y: 0 } }),
+      );
     for (let i = 0; i + 1 < SYSTEMS.length; i++)
       await ok(
         api.POST('/api/maps/{map_id}/connections', {
@@ -58,7 +60,15 @@ describe('syncMap', () => {
         .map((x) => ({ ssid: x.solar_system_id, name: x.name, custom_name: x.custom_name, tag: x.tag, status: x.status, x: x.position_x, y: x.position_y }))
         .sort((a, b) => a.ssid - b.ssid),
       connections: [...s.connections.values()]
-        .map((c) => ({ id: c.id, a: c.solar_system_source, b: c.solar_system_target, mass: c.mass_status, time: c.time_status, size: c.ship_size_type, wh: c.wormhole_type }))
+        .map((c) => ({
+          id: c.id,
+          a: c.solar_system_source,
+          b: c.solar_system_target,
+          mass: c.mass_status,
+          time: c.time_status,
+          size: c.ship_size_type,
+          wh: c.wormhole_type,
+        }))
         .sort((a, b) => a.id.localeCompare(b.id)),
     };
   }
@@ -84,13 +94,25 @@ describe('syncMap', () => {
       expect(changes).toEqual([{ type: 'load', reason: 'start', eventId: expect.stringMatching(/^[0-9A-Z]{26}$/) }]);
       expect(project(synced.state)).toEqual(await restState(key, map.id));
       const [c0] = [...synced.state.connections.keys()];
-      await ok(api.PATCH('/api/maps/{map_id}/systems/{solar_system_id}', { params: { path: { map_id: map.id, solar_system_id: SYSTEMS[0]! } }, body: { custom_name: 'Home', tag: 'H', status: 1, position_x: 5, position_y: 7 } }));
-      await ok(api.PATCH('/api/maps/{map_id}/connections/{id}', { params: { path: { map_id: map.id, id: c0! } }, body: { mass_status: 2, time_status: 1, wormhole_type: 'K162' } }));
+      await ok(
+        api.PATCH('/api/maps/{map_id}/systems/{solar_system_id}', {
+          params: { path: { map_id: map.id, solar_system_id: SYSTEMS[0]! } },
+          body: { custom_name: 'Home', tag: 'H', status: 1, position_x: 5, position_y: 7 },
+        }),
+      );
+      await ok(
+        api.PATCH('/api/maps/{map_id}/connections/{id}', {
+          params: { path: { map_id: map.id, id: c0! } },
+          body: { mass_status: 2, time_status: 1, wormhole_type: 'K162' },
+        }),
+      );
       await ok(api.DELETE('/api/maps/{map_id}/systems/{solar_system_id}', { params: { path: { map_id: map.id, solar_system_id: SYSTEMS[5]! } } }));
       const final = await restState(key, map.id);
       await expect.poll(async () => (await synced.settled(), project(synced.state)), { timeout: 15_000 }).toEqual(final);
       expect(synced.state.systems.get(SYSTEMS[0]!)).toMatchObject({ custom_name: 'Home', tag: 'H', status: 1 });
-      expect(changes.filter((c) => c.type === 'event').map((c) => (c as { id: string }).id)).toEqual(await logIds(key, map.id, changes[0]!.type === 'load' ? changes[0]!.eventId : ''));
+      expect(changes.filter((c) => c.type === 'event').map((c) => (c as { id: string }).id)).toEqual(
+        await logIds(key, map.id, changes[0]!.type === 'load' ? changes[0]!.eventId : ''),
+      );
     } finally {
       synced.close();
     }
@@ -105,8 +127,17 @@ describe('syncMap', () => {
     const writer = (async () => {
       for (let i = 0; writing; i++) {
         const sid = SYSTEMS[i % SYSTEMS.length]!;
-        if (i % 3 === 2) await ok(api.PATCH('/api/maps/{map_id}/connections/{id}', { params: { path: { map_id: map.id, id: ids[i % ids.length]! } }, body: { mass_status: i % 3 } }));
-        else await ok(api.PATCH('/api/maps/{map_id}/systems/{solar_system_id}', { params: { path: { map_id: map.id, solar_system_id: sid } }, body: { position_x: i, position_y: -i } }));
+        if (i % 3 === 2)
+          await ok(
+            api.PATCH('/api/maps/{map_id}/connections/{id}', { params: { path: { map_id: map.id, id: ids[i % ids.length]! } }, body: { mass_status: i % 3 } }),
+          );
+        else
+          await ok(
+            api.PATCH('/api/maps/{map_id}/systems/{solar_system_id}', {
+              params: { path: { map_id: map.id, solar_system_id: sid } },
+              body: { position_x: i, position_y: -i },
+            }),
+          );
         edits++;
       }
     })();
@@ -161,9 +192,23 @@ describe('syncMap', () => {
       return fetch(input, { ...init, signal: mine.signal });
     };
     const changes: MapChange[] = [];
-    const synced = await syncMap({ baseUrl: small.url, token: key, map: map.slug, fetch: cuttable, minBackoffMs: 20, maxBackoffMs: 100, onChange: (_s, c) => changes.push(c) });
+    const synced = await syncMap({
+      baseUrl: small.url,
+      token: key,
+      map: map.slug,
+      fetch: cuttable,
+      minBackoffMs: 20,
+      maxBackoffMs: 100,
+      onChange: (_s, c) => changes.push(c),
+    });
     const applied = () => changes.filter((c) => c.type === 'event').map((c) => (c as { id: string }).id);
-    const move = (sid: number, x: number) => ok(api.PATCH('/api/maps/{map_id}/systems/{solar_system_id}', { params: { path: { map_id: map.id, solar_system_id: sid } }, body: { position_x: x, position_y: 0 } }));
+    const move = (sid: number, x: number) =>
+      ok(
+        api.PATCH('/api/maps/{map_id}/systems/{solar_system_id}', {
+          params: { path: { map_id: map.id, solar_system_id: sid } },
+          body: { position_x: x, position_y: 0 },
+        }),
+      );
     try {
       await move(SYSTEMS[0]!, 1000);
       await expect.poll(() => applied().length, { timeout: 15_000 }).toBe(1);
