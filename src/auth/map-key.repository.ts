@@ -62,6 +62,16 @@ export class MapKeyRepository {
     return new Set(rows.map((r) => r.id));
   }
 
+  /** The names of these keys of the map (null for an unnamed key), by id; never their material. Keys of other maps are left out. */
+  async namesOf(db: Db, mapId: string, keyIds: readonly string[]): Promise<Map<string, string | null>> {
+    if (keyIds.length === 0) return new Map();
+    const rows = await db.all<{ id: string; name: string | null }>(
+      'select id, name from map_api_keys where map_id = ? and id = any(select jsonb_array_elements_text(?::jsonb)::uuid)',
+      [mapId, JSON.stringify(keyIds)],
+    );
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   /**
    * The key whose sha256 is `hash`, revoked ones too (key_hash is unique), in one indexed query: what the
    * token service resolves bearer tokens with and the operator checks a Secret's key with.

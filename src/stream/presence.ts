@@ -16,6 +16,7 @@ import type { Db } from '../db/db.js';
 import type { Redis } from '../redis/redis.js';
 import type { MapKeyPrincipal } from '../http/principal.js';
 import { MapAccess } from '../maps/map-access.js';
+import { MapKeyRepository } from '../auth/map-key.repository.js';
 import { capKeys } from './stream-caps.redis.js';
 import { PRESENCE, PRESENCE_CHANGES } from './stream-caps.scripts.js';
 
@@ -84,17 +85,13 @@ export function localPresence(owner: object): PresenceSource | undefined {
   return local.get(owner);
 }
 
+const KEYS = new MapKeyRepository();
+
 /** Counts as the DTO: key names from the map's keys (a key deleted meanwhile is left out). */
 export async function presenceDto(db: Db, mapId: string, counts: PresenceCounts): Promise<PresenceDto> {
-  const ids = [...counts.keys()];
-  const rows = ids.length
-    ? await db.all<{ id: string; name: string | null }>('select id, name from map_api_keys where map_id = ? and id = any(select jsonb_array_elements_text(?::jsonb)::uuid)', [
-        mapId,
-        JSON.stringify(ids),
-      ])
-    : [];
-  const keys = rows
-    .map((r) => ({ key_id: r.id, name: r.name, connections: counts.get(r.id) ?? 0 }))
+  const names = await KEYS.namesOf(db, mapId, [...counts.keys()]);
+  const keys = [...names]
+    .map(([id, name]) => ({ key_id: id, name, connections: counts.get(id) ?? 0 }))
     .filter((k) => k.connections > 0)
     .sort((a, b) => b.connections - a.connections || a.key_id.localeCompare(b.key_id));
   return { connections: keys.reduce((n, k) => n + k.connections, 0), keys };

@@ -145,7 +145,7 @@ describe('GET /api/openapi.json', () => {
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 
-  it('documents If-None-Match, the 304 answer and the ETag and Cache-Control headers on every map read', () => {
+  it('documents If-None-Match, the 304 answer and the ETag, Cache-Control and Map-Event-Id headers on every map read', () => {
     const reads = Object.entries(doc.paths).filter(
       ([p, ops]) =>
         ops.get &&
@@ -153,7 +153,9 @@ describe('GET /api/openapi.json', () => {
         !p.startsWith('/api/maps/{map_id}/events') &&
         !p.startsWith('/api/maps/{map_id}/webhooks') &&
         // Routes follow the static data's stargates too, which no map version follows (map-read-cache.ts).
-        !p.startsWith('/api/maps/{map_id}/routes'),
+        !p.startsWith('/api/maps/{map_id}/routes') &&
+        // Presence follows the stream connections, not the map.
+        !p.startsWith('/api/maps/{map_id}/presence'),
     );
     expect(reads.length).toBeGreaterThanOrEqual(17);
     for (const [p, ops] of reads) {
@@ -162,7 +164,7 @@ describe('GET /api/openapi.json', () => {
       expect({ p, name: header?.name, required: header?.required }).toEqual({ p, name: 'If-None-Match', required: false });
       expect(header?.description, p).toBeTruthy();
       for (const status of ['200', '304']) {
-        expect(Object.keys(get.responses[status]?.headers ?? {}).sort(), `${p} ${status}`).toEqual(['Cache-Control', 'ETag']);
+        expect(Object.keys(get.responses[status]?.headers ?? {}).sort(), `${p} ${status}`).toEqual(['Cache-Control', 'ETag', 'Map-Event-Id']);
       }
       expect(get.responses['304']?.content, `${p} 304 has no body`).toBeUndefined();
     }
@@ -199,6 +201,7 @@ describe('GET /api/openapi.json', () => {
     expect((op.parameters ?? []).map((p) => [p.in, p.name, p.required ?? false])).toEqual([
       ['path', 'map_id', true],
       ['query', 'events', false],
+      ['query', 'systems', false],
       ['query', 'last_event_id', false],
       ['header', 'Last-Event-ID', false],
       ['query', 'token', false],
