@@ -108,6 +108,7 @@
       showPresence(null);
       from = await reload(api, gen, what);
       if (from === undefined) return;
+      $('last').textContent = from ?? 'none';
       try {
         const past = await recentEvents(api, from);
         if (gen !== generation) return;
