@@ -42,7 +42,7 @@
       el.hidden = true;
       return;
     }
-    const who = (p.keys || []).map((k) => k.name + (k.connections > 1 ? ' ×' + k.connections : '')).join(', ');
+    const who = (p.keys || []).map((k) => (k.name ?? 'an unnamed key') + (k.connections > 1 ? ' ×' + k.connections : '')).join(', ');
     el.textContent = 'watching: ' + p.connections + (who ? ' — ' + who : '');
     el.dataset.connections = String(p.connections);
     el.hidden = false;
