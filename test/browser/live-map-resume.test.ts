@@ -105,20 +105,28 @@ describe('the live map follows the stream from its read (Chromium)', () => {
   it('shows who is watching in the header, and follows connects and disconnects', async () => {
     const m = await makeMap(t.platform);
     const second = await t.platform.admin.issueKey(m.map.id, { character_eve_id: m.ownerEveId, name: 'scout tablet' });
+    const unnamed = await t.platform.admin.issueKey(m.map.id, { character_eve_id: m.ownerEveId });
     await withPage(async (page) => {
       await openConsole(page, t.url, m.key, m.map.slug);
       const presence = page.locator('#presence');
       await expect.poll(() => presence.getAttribute('data-connections'), { timeout: 15_000 }).toBe('1');
       expect(await presence.isVisible()).toBe(true);
-      const stream = await openStream(`${t.url}/api/maps/${m.map.slug}/events/stream`, { headers: { authorization: `Bearer ${second.api_key}` } });
+      const open = (k: string) => openStream(`${t.url}/api/maps/${m.map.slug}/events/stream`, { headers: { authorization: `Bearer ${k}` } });
+      const stream = await open(second.api_key);
+      const other = await open(unnamed.api_key);
       try {
+        await expect.poll(() => presence.getAttribute('data-connections'), { timeout: 15_000 }).toBe('3');
+        await expect(presence.textContent()).resolves.toMatch(/^watching: 3 — /);
+        await expect(presence.textContent()).resolves.toContain('scout tablet');
+        await expect(presence.textContent()).resolves.toContain('an unnamed key');
+        other.close();
         await expect.poll(() => presence.getAttribute('data-connections'), { timeout: 15_000 }).toBe('2');
-        await expect(presence.textContent()).resolves.toMatch(/^watching: 2 — .*scout tablet/);
         // Key names only, never key material.
         expect(await presence.textContent()).not.toContain(second.api_key);
         expect(await presence.textContent()).not.toContain(m.key);
       } finally {
         stream.close();
+        other.close();
       }
       await expect.poll(() => presence.getAttribute('data-connections'), { timeout: 15_000 }).toBe('1');
       await page.click('#disconnect');
