@@ -27,11 +27,10 @@
 
   /** Keeps the labels of `cy` readable; returns `schedule()` (call after the picture changed). */
   function attach(cy) {
-    let pending = false;
     const state = { runs: 0, full: true };
 
     function layout() {
-      pending = false;
+      clearTimeout(timer);
       const z = cy.zoom();
       const full = z >= FULL_FROM;
       const nodes = cy.nodes();
@@ -63,10 +62,11 @@
       state.full = full;
     }
 
+    /** Lays the labels out once the picture has been still for a moment (a wheel zoom fires many zoom events). */
+    let timer = null;
     function schedule() {
-      if (pending) return;
-      pending = true;
-      setTimeout(layout, 0);
+      clearTimeout(timer);
+      timer = setTimeout(layout, 80);
     }
 
     cy.on('zoom', schedule);
