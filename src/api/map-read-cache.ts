@@ -194,7 +194,12 @@ export function mapReadCache(deps: { tokens: TokenService; versions: MapReadVers
               }
               const read = jsonChunks(body);
               if (snap.version !== undefined)
-                deps.cache.set(key, { ...read, eventId: snap.lastEventId, version: snap.version, expiresAt: operation.expiresAt?.(body, req, now) ?? Infinity });
+                deps.cache.set(key, {
+                  ...read,
+                  eventId: snap.lastEventId,
+                  version: snap.version,
+                  expiresAt: operation.expiresAt?.(body, req, now) ?? Infinity,
+                });
               deps.metrics.mapReads.inc({
                 result: matchesIfNoneMatch(req.headers['if-none-match'], read.etag) ? 'not_modified' : snap.version === undefined ? 'uncached' : 'miss',
               });

@@ -78,6 +78,11 @@ export class PresenceFeed {
       for (const mapId of this.lastSent.keys()) if (!byMap.has(mapId)) this.lastSent.delete(mapId);
       const changed = this.dirty;
       this.dirty = new Set();
+      // No connection here: nothing to tell anyone, and nothing read.
+      if (byMap.size === 0) {
+        this.since = Date.now();
+        return;
+      }
       if (this.o.redis) {
         const from = this.since - CLOCK_SLACK_MS;
         this.since = Date.now();

@@ -27,7 +27,7 @@ export const streamPathItem = {
       '`events` comes first, in order, with no gap or duplicate before the live ones; an id older than the',
       'kept history, or after the map\'s newest event, gets `event: reset` with `{"reason", "earliest_event_id"}` instead:',
       'never a partial replay, also after Redis lost events (they are then read from the event log).',
-      'Resume from a map read\'s `Map-Event-Id` header (`0` for a map without events: every event of its log) to get',
+      "Resume from a map read's `Map-Event-Id` header (`0` for a map without events: every event of its log) to get",
       'exactly the events after that answer. `event: presence_changed` frames (no `id:` line) carry',
       '`{"connections", "keys": [{"key_id", "name", "connections"}]}` (as `GET /api/maps/{map_id}/presence`): once shortly',
       'after connecting, then when the numbers change, at most one a second (not for keys of the reference profile).',
@@ -52,7 +52,7 @@ export const streamPathItem = {
         name: 'systems',
         required: false,
         description:
-          'Only events that name one of these solar systems (a system\'s own events, a connection\'s either end, a kill\'s, signature\'s or rally point\'s system, a tracked character\'s location): a comma list (or the parameter repeated) of at most 100 solar system ids. With `events`, both apply; a resume replays only matching events. Malformed (an empty item, not an integer, more than 100): 400 `validation_failed` naming `systems`.',
+          "Only events that name one of these solar systems (a system's own events, a connection's either end, a kill's, signature's or rally point's system, a tracked character's location): a comma list (or the parameter repeated) of at most 100 solar system ids. With `events`, both apply; a resume replays only matching events. Malformed (an empty item, not an integer, more than 100): 400 `validation_failed` naming `systems`.",
         schema: { type: 'string' },
       },
       {
@@ -60,7 +60,7 @@ export const streamPathItem = {
         name: 'last_event_id',
         required: false,
         description:
-          'Id of the last event already seen (or a map read\'s `Map-Event-Id`; `0`: before the map\'s first event): resume after it. Wins over the `Last-Event-ID` header.',
+          "Id of the last event already seen (or a map read's `Map-Event-Id`; `0`: before the map's first event): resume after it. Wins over the `Last-Event-ID` header.",
         schema: { type: 'string' },
       },
       {

@@ -29,7 +29,12 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: unknown): Promise<void> {
-  const res = await t.fetch(`/api/maps/${slug}/${path}`, { method: 'POST', token: key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await t.fetch(`/api/maps/${slug}/${path}`, {
+    method: 'POST',
+    token: key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status, await res.text()).toBeLessThan(300);
 }
 
@@ -66,7 +71,8 @@ describe('systems= on the stream and the event log', () => {
     await all.waitFor((f) => f.id === last);
     all.close();
     await new Promise((r) => setTimeout(r, 300));
-    const events = (f: Frame[]) => f.filter((x) => x.id !== undefined).map((x) => summary(JSON.parse(x.data!) as { type: string; payload: Record<string, unknown> }));
+    const events = (f: Frame[]) =>
+      f.filter((x) => x.id !== undefined).map((x) => summary(JSON.parse(x.data!) as { type: string; payload: Record<string, unknown> }));
     expect(events(streams.a.frames)).toEqual([`add_system:${A}`, `connection_added:${A}-${B}`]);
     expect(events(streams.bc.frames)).toEqual([`add_system:${B}`, `add_system:${C}`]);
     for (const c of Object.values(streams)) c.close();

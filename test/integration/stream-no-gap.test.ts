@@ -85,7 +85,10 @@ describe('a resume after Redis lost history', () => {
     const ids = await logIds(m.map.id);
     expect(ids.length).toBe(9);
     // The hot history still reaches back to the client's id, with a hole after it.
-    expect(((await t.platform.redis!.xRange(key, '-', '+')) as unknown as StreamEntry[]).map((e) => e.message.id)).toEqual([...ids.slice(0, 3), ...ids.slice(6)]);
+    expect(((await t.platform.redis!.xRange(key, '-', '+')) as unknown as StreamEntry[]).map((e) => e.message.id)).toEqual([
+      ...ids.slice(0, 3),
+      ...ids.slice(6),
+    ]);
     for (const from of [1, 2]) {
       const got = await resume(m.map.slug, m.key, ids[from]!, ids.at(-1)!);
       expect(got === 'reset' || got.join() === ids.slice(from + 1).join(), `resumed from event ${from}: ${String(got)}`).toBe(true);

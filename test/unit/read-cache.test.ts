@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { etagOf, MapReadCache, matchesIfNoneMatch } from '../../src/maps/map-read/read-cache.js';
 import { jsonChunks } from '../../src/maps/map-read/json-chunks.js';
 
-const entry = (version: string, body: string, expiresAt = Infinity) => ({ version, expiresAt, ...jsonChunks(JSON.parse(body)) });
+const entry = (version: string, body: string, expiresAt = Infinity) => ({ version, expiresAt, eventId: '0', ...jsonChunks(JSON.parse(body)) });
 const text = (e: { chunks: Buffer[] } | undefined) => (e ? Buffer.concat(e.chunks).toString() : undefined);
 
 describe('map read cache', () => {

@@ -1,4 +1,4 @@
-/** Hostile-input table entries: the map's event log, the event catalog and webhook management. */
+/** Hostile-input table entries: the map's event log, its presence, the event catalog and webhook management. */
 import { mapPath, type Endpoint } from './table.js';
 
 export const EVENT_AND_WEBHOOK_ROUTES: Endpoint[] = [
@@ -11,6 +11,7 @@ export const EVENT_AND_WEBHOOK_ROUTES: Endpoint[] = [
     ids: ['after'],
     query: () => ({ limit: '10', after: '01JCZ7Y8ZK8Q4R2T6V9W3X5Y7A' }),
   },
+  { method: 'GET', route: '/api/maps/:map_id/presence', token: 'map', params: mapPath },
   { method: 'PUT', route: '/api/maps/:map_id/webhooks/toggle', token: 'map', params: mapPath, body: () => ({ enabled: false }) },
   { method: 'GET', route: '/api/maps/:map_id/webhooks', token: 'map', params: mapPath },
   {
