@@ -46,6 +46,11 @@
     return facts.length ? title + '\n' + facts.join(' · ') : title;
   }
 
+  /** One line for zoomed-out views: the name (tag first), with ☠ where kills were recent. */
+  function shortLabel(s, kills) {
+    return (s.tag ? s.tag + ' · ' : '') + (s.custom_name || s.name) + (kills ? ' ☠' : '');
+  }
+
   const STYLE = [
     {
       selector: 'node',
@@ -56,7 +61,7 @@
         'background-color': STATUS_FILL.clear,
         'border-width': 3,
         'border-color': '#9aa5b1',
-        label: 'data(label)',
+        label: 'data(shown)',
         'text-wrap': 'wrap',
         'text-max-width': 126,
         'text-valign': 'center',
@@ -64,7 +69,10 @@
         'font-size': 12,
         'font-family': 'system-ui, sans-serif',
         color: '#1d232a',
-        'min-zoomed-font-size': 7,
+        // The size on screen is kept readable by live-map-labels.js (level of detail), never hidden by zoom.
+        'text-background-color': '#ffffff',
+        'text-background-opacity': 0,
+        'text-background-padding': 1,
       },
     },
     ...Object.entries(STATUS_FILL).map(([k, v]) => ({ selector: `node[status = "${k}"]`, style: { 'background-color': v } })),
@@ -89,7 +97,8 @@
     ...Object.entries(SIZE_WIDTH).map(([k, v]) => ({ selector: `edge[size = "${k}"]`, style: { width: v } })),
     { selector: 'edge[time = "eol"]', style: { 'line-style': 'dashed', 'line-dash-pattern': [8, 5] } },
     { selector: 'edge[kind = "stargate"], edge[kind = "jump_bridge"]', style: { 'line-style': 'dotted', 'line-color': '#8d99a6', width: 3 } },
+    { selector: 'edge:selected', style: { 'underlay-color': '#1a73e8', 'underlay-opacity': 0.45, 'underlay-padding': 5 } },
   ];
 
-  window.MapintelLiveMapStyle = { STYLE, STATUS, MASS, SIZE, CONNECTION_TYPE, shortClassOf, classLabel, nodeLabel };
+  window.MapintelLiveMapStyle = { STYLE, STATUS, MASS, SIZE, CONNECTION_TYPE, shortClassOf, classLabel, nodeLabel, shortLabel };
 })();

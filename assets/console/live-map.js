@@ -1,15 +1,19 @@
 /*
  * The live map of the event console (/console): the map drawn with Cytoscape.js (served by the service
  * from its own node_modules, no CDN). `MapintelLiveMap.create()` returns a map that `load()`s the state
- * through the public REST endpoints with the page's key, then `apply()`s every stream event to the
- * picture; events that arrive while a load is under way wait for it and are applied after it (each is
- * applied as a full state of what it names, so an event older than the loaded state changes nothing
- * for good). The REST client and the drawing rules are in live-map-api.js and live-map-style.js.
+ * through the public REST endpoints with the page's key and answers the id of the newest event the
+ * loaded state includes (the reads' `Map-Event-Id`, the earliest of them), from which the stream is
+ * then followed; `apply()` applies each stream event to the picture, once (an event at or before the
+ * last applied id is skipped). Each event is applied as a full state of what it names, so an event
+ * that a later read already included changes nothing for good. Events that arrive while a load is
+ * under way wait for it. The REST client, the drawing rules and the labels' level of detail are in
+ * live-map-api.js, live-map-style.js and live-map-labels.js.
  */
 (() => {
   'use strict';
   const { client, describeError } = window.MapintelLiveMapApi;
-  const { STYLE, classLabel, nodeLabel, shortClassOf } = window.MapintelLiveMapStyle;
+  const { STYLE, classLabel, nodeLabel, shortLabel, shortClassOf } = window.MapintelLiveMapStyle;
+  const { connectionFacts } = window.MapintelLiveMapEvents;
   const { STATUS, MASS, SIZE, CONNECTION_TYPE } = window.MapintelLiveMapStyle;
   /** Maps with at most this many systems get their classes (one static-info request each) at load. */
   const CLASSES_AT_LOAD = 40;
@@ -35,7 +39,9 @@
     const signatures = new Map(); // solar_system_id → Set of signature ids
     const kills = new Map(); // solar_system_id → kills, newest first
     const statics = new Map(); // solar_system_id → static info (or a promise of it)
-    const live = { cy, loads: 0, eventsApplied: 0 };
+    const live = { cy, loads: 0, eventsApplied: 0, lastEventId: null };
+    const labels = window.MapintelLiveMapLabels.attach(cy);
+    live.labels = labels;
 
     function refreshNode(ssid) {
       const s = systems.get(ssid);
@@ -54,7 +60,9 @@
         sigs: sigCount,
         kills: killCount,
         label: nodeLabel(s, cls, sigCount, killCount),
+        short: shortLabel(s, killCount),
       });
+      labels.schedule();
       n.toggleClass('killed', killCount > 0);
       n.position({ x: s.position_x, y: s.position_y });
     }
@@ -132,11 +140,22 @@
       return pending;
     }
 
-    /** Loads the whole state from REST and draws it; events applied meanwhile wait for it. */
+    /**
+     * Loads the whole state from REST and draws it; events applied meanwhile wait for it. Resolves to
+     * the id to follow the stream from: the earliest `Map-Event-Id` of the reads (every event after it
+     * is applied on top, once), or null when the server sends none.
+     */
     live.load = (restClient) => {
       api = restClient;
       const run = (async () => {
-        const [both, sigs, killed] = await Promise.all([api.systems(), api.signatures(), api.kills()]);
+        // The systems first: every other read is at least as recent, so the events after the systems'
+        // id cover whatever the other reads missed.
+        const sys = await api.systems();
+        const [links, sigs, killRead] = await Promise.all([api.connections(), api.signatures(), api.kills()]);
+        const killed = killRead.data;
+        const ids = [sys.eventId, links.eventId, killRead.eventId];
+        const resumeFrom = ids.some((id) => id === null) ? null : ids.reduce((a, b) => (b < a ? b : a));
+        const both = { systems: sys.data, connections: links.data };
         systems.clear();
         connections.clear();
         signatures.clear();
@@ -153,7 +172,11 @@
         live.loads += 1;
         container.dataset.loads = String(live.loads);
         if (both.systems.length <= CLASSES_AT_LOAD) void classesInBackground(both.systems.map((s) => s.solar_system_id));
-        if (selected !== null) showDetails(systems.has(selected) ? selected : null);
+        live.lastEventId = resumeFrom;
+        labels.layout();
+        if (typeof selected === 'string') showConnection(selected);
+        else if (selected !== null) showDetails(systems.has(selected) ? selected : null);
+        return resumeFrom;
       })();
       loading = run;
       const settle = () => {
@@ -161,7 +184,7 @@
         loading = null;
         const waiting = queue;
         queue = [];
-        cy.batch(() => waiting.forEach(handle));
+        cy.batch(() => waiting.forEach(live.apply));
       };
       run.then(settle, () => {
         if (loading === run) loading = null;
@@ -173,7 +196,11 @@
     /** Applies one event envelope to the picture. */
     live.apply = (e) => {
       if (loading) queue.push(e);
-      else if (api) handle(e);
+      else if (api) {
+        if (live.lastEventId !== null && e.id && e.id <= live.lastEventId) return; // already applied (or loaded)
+        if (e.id) live.lastEventId = e.id;
+        handle(e);
+      }
     };
 
     function handle(e) {
@@ -182,7 +209,11 @@
         case 'add_system':
           putSystem({ id: p.system_id, solar_system_id: p.solar_system_id, name: p.name, position_x: p.position_x, position_y: p.position_y, classTitle: p.class });
           // The event names the system; its other fields (status, tag, custom name) come from REST.
-          api.system(p.solar_system_id).then((s) => systems.has(s.solar_system_id) && s.visible && putSystem(s), () => undefined);
+          // Taken only if that read includes every event applied so far (else a later event is undone).
+          api.system(p.solar_system_id).then(({ data: s, eventId }) => {
+            const current = eventId === null || live.lastEventId === null || eventId >= live.lastEventId;
+            if (current && systems.has(s.solar_system_id) && s.visible) putSystem(s);
+          }, () => undefined);
           // The payload's class title is shown meanwhile; on small maps the class colours it (as at load).
           if (systems.size <= CLASSES_AT_LOAD && !statics.has(p.solar_system_id)) staticInfo(p.solar_system_id).catch(() => undefined);
           break;
@@ -201,10 +232,12 @@
         case 'connection_updated': {
           const { connection_id, changed: _changed, from_name: _from, to_name: _to, ...fields } = p;
           putConnection({ ...fields, id: connection_id });
+          if (selected === connection_id) showConnection(connection_id);
           break;
         }
         case 'connection_removed':
           dropConnection(p.connection_id);
+          if (selected === p.connection_id) showDetails(null);
           break;
         case 'signature_added':
         case 'signature_removed': {
@@ -240,22 +273,54 @@
       live.eventsApplied += 1;
     }
 
+    const el = (tag, text, cls) => {
+      const x = document.createElement(tag);
+      if (text !== undefined) x.textContent = text;
+      if (cls) x.className = cls;
+      return x;
+    };
+    const nameOf = (ssid) => {
+      const s = systems.get(ssid);
+      return s ? s.custom_name || s.name : String(ssid);
+    };
+    live.nameOf = (ssid) => (systems.has(ssid) ? nameOf(ssid) : null);
+
+    /** Shows a connection's details beside the map: its ends, type, mass, time status, ship size, wormhole type. */
+    function showConnection(id) {
+      const c = connections.get(id);
+      if (!c) return showDetails(null);
+      selected = id;
+      cy.elements(':selected').unselect();
+      cy.getElementById(id).select();
+      detailsEl.replaceChildren();
+      detailsEl.hidden = false;
+      delete detailsEl.dataset.ssid;
+      detailsEl.dataset.connection = id;
+      const { KIND, MASS: MASS_TEXT, SIZE: SIZE_TEXT, TIME } = window.MapintelLiveMapEvents;
+      detailsEl.append(el('h2', nameOf(c.solar_system_source) + ' ⇄ ' + nameOf(c.solar_system_target)));
+      const facts = el('dl');
+      const fact = (k, v) => facts.append(el('dt', k), el('dd', v));
+      fact('type', KIND[c.type] ?? String(c.type));
+      fact('wormhole', c.wormhole_type || (c.type === 0 ? 'unknown' : '—'));
+      fact('mass', MASS_TEXT[c.mass_status] ?? String(c.mass_status));
+      fact('time', TIME[c.time_status] ?? String(c.time_status));
+      fact('ship size', SIZE_TEXT[c.ship_size_type] ?? String(c.ship_size_type));
+      if (c.updated_at) fact('updated', c.updated_at.slice(0, 16).replace('T', ' '));
+      detailsEl.append(facts, el('p', connectionFacts(c), 'summary'));
+    }
+    live.showConnection = showConnection;
+
     /** Shows a system's details beside the map (null hides them). */
     function showDetails(ssid) {
       selected = ssid;
-      cy.nodes(':selected').unselect();
+      delete detailsEl.dataset.connection;
+      cy.elements(':selected').unselect();
       detailsEl.replaceChildren();
       detailsEl.hidden = ssid === null;
       if (ssid === null) return;
       cy.getElementById(nodeId(ssid)).select();
       const s = systems.get(ssid);
       detailsEl.dataset.ssid = String(ssid);
-      const el = (tag, text, cls) => {
-        const x = document.createElement(tag);
-        if (text !== undefined) x.textContent = text;
-        if (cls) x.className = cls;
-        return x;
-      };
       detailsEl.append(el('h2', (s.custom_name || s.name) + (s.tag ? ' [' + s.tag + ']' : '')));
       const facts = el('dl');
       const fact = (k, v) => facts.append(el('dt', k), el('dd', v));
@@ -305,8 +370,33 @@
     }
 
     cy.on('tap', 'node', (ev) => showDetails(ev.target.data('ssid')));
+    cy.on('tap', 'edge', (ev) => showConnection(ev.target.id()));
     cy.on('tap', (ev) => ev.target === cy && showDetails(null));
     live.showDetails = showDetails;
+
+    /** Systems whose name, custom name or tag contains `text` (case-insensitive), best first, at most `max`. */
+    live.find = (text, max = 8) => {
+      const q = text.trim().toLowerCase();
+      if (!q) return [];
+      const hits = [];
+      for (const s of systems.values()) {
+        const names = [s.name, s.custom_name, s.tag].filter(Boolean).map((x) => x.toLowerCase());
+        const rank = names.some((x) => x === q) ? 0 : names.some((x) => x.startsWith(q)) ? 1 : names.some((x) => x.includes(q)) ? 2 : -1;
+        if (rank >= 0) hits.push({ rank, ssid: s.solar_system_id, name: s.name, customName: s.custom_name, tag: s.tag });
+      }
+      return hits.sort((a, b) => a.rank - b.rank || a.name.localeCompare(b.name)).slice(0, max);
+    };
+
+    /** Centres the map on a system, zoomed in far enough for its full label, and shows its details. */
+    live.zoomTo = (ssid) => {
+      const n = cy.getElementById(nodeId(ssid));
+      if (n.empty()) return false;
+      cy.zoom(Math.max(cy.zoom(), 1.2));
+      cy.center(n);
+      showDetails(ssid);
+      labels.layout();
+      return true;
+    };
 
     /** What the picture shows, for tests and for the curious (window.__mapintelLiveMap.snapshot()). */
     live.snapshot = () => ({

@@ -17,6 +17,8 @@ const FILES: [url: string, file: () => string][] = [
   ['/console/assets/cytoscape.min.js', () => require.resolve('cytoscape/dist/cytoscape.min.js')],
   ['/console/assets/live-map-api.js', () => path.join(ASSETS, 'live-map-api.js')],
   ['/console/assets/live-map-style.js', () => path.join(ASSETS, 'live-map-style.js')],
+  ['/console/assets/live-map-events.js', () => path.join(ASSETS, 'live-map-events.js')],
+  ['/console/assets/live-map-labels.js', () => path.join(ASSETS, 'live-map-labels.js')],
   ['/console/assets/live-map.js', () => path.join(ASSETS, 'live-map.js')],
   ['/console/assets/console.js', () => path.join(ASSETS, 'console.js')],
   ['/console/assets/webhooks.js', () => path.join(ASSETS, 'webhooks.js')],

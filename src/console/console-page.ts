@@ -10,6 +10,19 @@ import { EVENT_TYPES } from '../events/catalog.js';
 import { FAVICON_URL } from './favicon.js';
 import { CONSOLE_SCRIPTS, CONSOLE_STYLES } from './console-assets.js';
 
+/** The legend at the top of the column beside the map (a <details>, open: a click folds it away). Colours are console.css's. */
+const LEGEND = `<details id="legend" class="legend" open><summary>Legend</summary>
+        <div class="group"><b>System fill: status</b>
+          ${['clear', 'home', 'friendly', 'looking_for', 'warning', 'target', 'dangerous'].map((k) => `<span class="item"><i class="sw st-${k}"></i>${k.replace('_', ' ')}</span>`).join('')}</div>
+        <div class="group"><b>System ring: class</b>
+          ${['C1', 'C3', 'C5', 'C6', 'HS', 'LS', 'NS', 'Thera'].map((k) => `<span class="item"><i class="sw ring cl-${k}"></i>${k}</span>`).join('')}</div>
+        <div class="group"><b>Connection: mass</b>
+          <span class="item"><i class="ln m-normal"></i>normal</span><span class="item"><i class="ln m-half"></i>half</span><span class="item"><i class="ln m-critical"></i>critical</span></div>
+        <div class="group"><b>Connection: kind</b>
+          <span class="item"><i class="ln eol"></i>end of life (dashed)</span><span class="item"><i class="ln gate"></i>stargate, jump bridge (dotted)</span><span class="item"><i class="ln thick"></i>thicker: larger ships</span></div>
+        <div class="group"><span class="item"><i class="sw killed"></i>☠ N: kills in the last 24 h</span></div>
+      </details>`;
+
 export function consolePage(): string {
   const boxes = EVENT_TYPES.map((t) => `<label><input type="checkbox" name="type" value="${t}" checked> ${t}</label>`).join('\n        ');
   const scripts = CONSOLE_SCRIPTS.map((s) => `<script src="${s}"></script>`).join('\n');
@@ -32,15 +45,16 @@ export function consolePage(): string {
   </fieldset>
   <div><button type="submit" id="connect">Connect</button><button type="button" id="disconnect">Disconnect</button><button type="button" id="reconnect">Reconnect from last id</button><button type="button" id="fit">Fit map</button></div>
 </form>
-<div id="status" class="down">not connected</div>
+<div class="header"><div id="status" class="down">not connected</div><div id="presence" hidden></div></div>
 <div class="meta">last event id: <span id="last">none</span> · events: <span id="count">0</span> · <span id="mapstate">map not loaded</span></div>
 <div class="main">
   <div>
+    <div class="find"><label>Find a system <input type="search" id="search" placeholder="name, custom name or tag" autocomplete="off"></label><ul id="search-results"></ul></div>
     <div id="livemap" role="img" aria-label="the live map"></div>
-    <div class="legend">Systems: filled by status (home green, friendly blue, warning yellow, target orange, dangerous red), ringed by class, a red halo and ☠ count for recent kills.
-      Connections: grey, orange (half mass) or red (critical); dashed at end of life; thicker for larger ships; dotted for gates. Drag to pan, wheel to zoom, click a system for details.</div>
+    <div class="hint">Drag to pan, wheel to zoom, click a system or a connection for its details. Zoomed out, systems are labelled by name; the labels that would overlap come back as you zoom in.</div>
   </div>
   <div class="side">
+    ${LEGEND}
     <section id="details" hidden></section>
     <ul id="events"></ul>
   </div>

@@ -27,6 +27,8 @@ describe('event console scripts', () => {
       '/console/assets/cytoscape.min.js',
       '/console/assets/live-map-api.js',
       '/console/assets/live-map-style.js',
+      '/console/assets/live-map-events.js',
+      '/console/assets/live-map-labels.js',
       '/console/assets/live-map.js',
       '/console/assets/console.js',
       '/console/assets/webhooks.js',

@@ -146,10 +146,9 @@ export async function expectPictureMatchesRest(page: Page, t: TestServer, key: s
   return picture(page);
 }
 
-/** A map of `systems` systems on a grid (ids not in the static data, named by the service) and `connections` connections between neighbours. */
-export async function seedLargeMap(p: Platform, systems: number, connections: number): Promise<{ key: string; slug: string }> {
+/** A map of `systems` systems on a grid of `cols` columns (ids not in the static data, named by the service) and `connections` connections between neighbours. */
+export async function seedLargeMap(p: Platform, systems: number, connections: number, cols = 25): Promise<{ key: string; slug: string }> {
   const m = await makeMap(p);
-  const cols = 25;
   const id = (i: number) => 33_000_000 + i;
   const inParallel = async (count: number, one: (i: number) => Promise<unknown>) => {
     let next = 0;
