@@ -131,7 +131,11 @@ describe('delivery workers sized by the operator (worker.autoscale.mode operator
     async () => {
       await createNamespaceAndReceiver();
       await receiverReady();
-      await setReceiverDelay(0);
+      // Ready is not yet reachable: the Service's rules may come a moment later.
+      await until('the receiver reachable through its Service', 60_000, async () => {
+        await setReceiverDelay(0);
+        return true;
+      });
       await removeLeftovers(MAP_KEY_SECRET);
       sql('postgres', `DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
       sql('postgres', `CREATE DATABASE ${DB}`);
