@@ -2,8 +2,8 @@
  * Sizes the delivery worker Deployment from what the workers have to do: the deliveries waiting for
  * an attempt (the backlog) and the active subscriptions, each divided by what one worker is meant to
  * carry, bounded by min and max replicas. It writes only the Deployment's scale subresource, on the
- * leader, every interval: up at once, down only after a cool-down since the last change, so a burst
- * brings workers up and a quiet spell brings them down without flapping. Each change is a Kubernetes
+ * leader, every interval: up at once, down only after a cool-down since the last change (or since it
+ * took the lead), so a burst brings workers up and a quiet spell brings them down without flapping. Each change is a Kubernetes
  * Event on the Deployment and a step of the metrics.
  *
  * It reads the platform through DeliveryLoad (the repositories, as MapFacts does), never its own SQL.
@@ -90,9 +90,13 @@ export class WorkerAutoscaler {
     return `/apis/apps/v1/namespaces/${this.opts.namespace}/deployments/${this.opts.deployment}/scale`;
   }
 
-  /** Starts the periodic sizing (on the leader). */
+  /**
+   * Starts the periodic sizing (on the leader). Taking the lead counts as a change: the last leader's
+   * changes are unknown here, so a scale-down waits a cool-down from now (a scale-up does not wait).
+   */
   start(): void {
     if (this.timer) return;
+    this.lastChange = this.now();
     const tick = () => {
       this.running = this.step()
         .then(() => undefined)

@@ -2,8 +2,13 @@
  * How many delivery workers the operator asks for: the larger of backlog ÷ per-worker backlog and
  * active subscriptions ÷ per-worker subscriptions, rounded up, within min and max.
  */
+import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { desiredWorkers } from '../../src/operator/worker-autoscaler.js';
+import { createLogger } from '../../src/common/log.js';
+import type { EventRecorder } from '../../src/operator/event-recorder.js';
+import type { KubeClient } from '../../src/operator/kube-client.js';
+import { operatorMetrics } from '../../src/operator/operator.metrics.js';
+import { desiredWorkers, WorkerAutoscaler } from '../../src/operator/worker-autoscaler.js';
 
 const bounds = { minReplicas: 1, maxReplicas: 5, pendingPerReplica: 100, subscriptionsPerReplica: 50 };
 
@@ -24,5 +29,58 @@ describe('desiredWorkers', () => {
 
   it('never asks for more than max', () => {
     expect(desiredWorkers({ pending: 1_000_000, active: 0 }, bounds)).toBe(5);
+  });
+});
+
+/** An autoscaler on a Deployment of `replicas` with nothing to do, its clock in the test's hands. */
+function scaler(replicas: number) {
+  const clock = { now: 1_000_000 };
+  const scale = { replicas };
+  const patches: number[] = [];
+  const client = {
+    get: async () => ({ metadata: { name: 'w', namespace: 'ns' }, spec: { replicas: scale.replicas } }),
+    patch: async (_path: string, body: { spec: { replicas: number } }) => {
+      patches.push(body.spec.replicas);
+      scale.replicas = body.spec.replicas;
+      return {};
+    },
+  } as unknown as KubeClient;
+  const load = { pendingDeliveries: async () => 0, activeSubscriptions: async () => 0 };
+  const recorder = { record: () => undefined } as unknown as EventRecorder;
+  const a = new WorkerAutoscaler(client, load, recorder, operatorMetrics(new Registry()), createLogger('silent'), {
+    namespace: 'ns',
+    deployment: 'w',
+    minReplicas: 1,
+    maxReplicas: 5,
+    pendingPerReplica: 100,
+    subscriptionsPerReplica: 50,
+    scaleDownCooldownMs: 60_000,
+    intervalMs: 3_600_000,
+    now: () => clock.now,
+  });
+  return { a, clock, patches, load };
+}
+
+describe('WorkerAutoscaler', () => {
+  it('on taking the lead, scales down only a cool-down later: it cannot know when the last leader changed the replicas', async () => {
+    const { a, clock, patches } = scaler(3);
+    a.start();
+    await a.stop();
+    expect(await a.step()).toBe(3);
+    clock.now += 59_000;
+    expect(await a.step()).toBe(3);
+    expect(patches).toEqual([]);
+    clock.now += 1_000;
+    expect(await a.step()).toBe(1);
+    expect(patches).toEqual([1]);
+  });
+
+  it('on taking the lead, scales up at once', async () => {
+    const { a, patches, load } = scaler(1);
+    load.pendingDeliveries = async () => 250;
+    a.start();
+    await a.stop();
+    expect(await a.step()).toBe(3);
+    expect(patches).toEqual([3]);
   });
 });

@@ -44,18 +44,27 @@ const RECEIVER_JS = `
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 const got = [];
+let delayMs = 0;
 https.createServer({ cert: readFileSync('/tls/tls.crt'), key: readFileSync('/tls/tls.key') }, (req, res) => {
   if (req.method === 'GET' && req.url === '/deliveries') {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify(got));
     return;
   }
+  if (req.method === 'PUT' && req.url.startsWith('/delay/')) {
+    delayMs = Number(req.url.slice('/delay/'.length)) || 0;
+    res.statusCode = 204;
+    res.end();
+    return;
+  }
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     got.push({ path: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-    res.statusCode = 204;
-    res.end();
+    setTimeout(() => {
+      res.statusCode = 204;
+      res.end();
+    }, delayMs);
   });
 }).listen(8443, () => console.log('receiver listening on 8443'));
 `;
@@ -154,6 +163,19 @@ export function receiverDeliveries(): Promise<Delivery[]> {
     });
     req.on('error', reject);
     req.on('timeout', () => req.destroy(new Error('receiver timed out')));
+  });
+}
+
+/** Makes the receiver answer each delivery `ms` after it arrived (recorded at once); 0 again by default. */
+export function setReceiverDelay(ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(`https://${RECEIVER_IP}/delay/${ms}`, { method: 'PUT', ca: readFileSync(`${PKI}/ca.crt`), timeout: 10_000 }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 204 ? resolve() : reject(new Error(`receiver delay: ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.on('timeout', () => req.destroy(new Error('receiver timed out')));
+    req.end();
   });
 }
 
