@@ -28,7 +28,8 @@ const PAGE = 500;
  * event the map has now came after, and is read from the event log (no retention reset).
  */
 export async function backfill(
-  sources: { history: EventHistory; log: EventLogReader },
+  /** `logOnly`: read the event log even where the hot history reaches (it may share a hole the live events had). */
+  sources: { history: EventHistory; log: EventLogReader; logOnly?: boolean },
   mapId: string,
   afterId: string | null,
   max: number,
@@ -44,7 +45,7 @@ export async function backfill(
       return { kind: 'reset', reason: 'unknown_event_id', earliestEventId: await sources.log.oldestId(mapId), newestEventId: newest };
     }
   }
-  const hotFirst = afterId === null ? null : await sources.history.firstId(mapId);
+  const hotFirst = afterId === null || sources.logOnly ? null : await sources.history.firstId(mapId);
   // Trimming drops the oldest entries only: when the hot history still holds an id at or before the
   // client's, it holds every later one.
   const fromHot = hotFirst !== null && afterId !== null && hotFirst <= afterId;
