@@ -19,6 +19,7 @@ const REDIS_CLUSTER_SUITES = [
   'test/integration/stream-caps-processes.test.ts',
   'test/integration/stream-churn.test.ts',
   'test/integration/stream-fanout.test.ts',
+  'test/integration/stream-live-gap.test.ts',
   'test/integration/event-transport.test.ts',
   'test/integration/event-relay.test.ts',
   'test/integration/event-relay-failover.test.ts',
