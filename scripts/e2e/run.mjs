@@ -117,7 +117,12 @@ function previousRelease() {
     ref === 'auto'
       ? `${execFileSync('git', ['log', '-1', '--no-merges', '--format=%H', '--', 'src/db/migrations', 'charts/mapintel/crds'], { encoding: 'utf8' }).trim()}^`
       : ref;
-  const commit = execFileSync('git', ['rev-parse', '--verify', `${wanted}^{commit}`], { encoding: 'utf8' }).trim();
+  let commit;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${wanted}^{commit}`], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error(`E2E_PREVIOUS_REF=${ref}: ${wanted} is no commit of this clone (a shallow clone? fetch its history, or set E2E_PREVIOUS_REF=none to skip the upgrade checks)`);
+  }
   const tree = join(projectCacheDir, 'previous', commit);
   if (!existsSync(join(tree, 'Dockerfile'))) {
     rmSync(`${tree}.partial`, { recursive: true, force: true });
