@@ -23,6 +23,7 @@ const REDIS_CLUSTER_SUITES = [
   'test/integration/stream-no-gap.test.ts',
   'test/integration/stream-filters.test.ts',
   'test/integration/map-event-id.test.ts',
+  'test/integration/stream-live-gap.test.ts',
   'test/integration/event-transport.test.ts',
   'test/integration/event-relay.test.ts',
   'test/integration/event-relay-failover.test.ts',

@@ -3,7 +3,8 @@
 //
 //  1. the Kubernetes binaries (built once per version, cached outside the clone) and the host packages;
 //  2. the image, from the Dockerfile, on a local Debian + Node 24 base (scripts/e2e/image.sh), and the
-//     image and chart of the previous release (E2E_PREVIOUS_REF, below) for the upgrade check;
+//     image and chart of the previous release (E2E_PREVIOUS_REF, below; `none` skips them) for the
+//     upgrade and rollback check;
 //  3. a snapshot of the host (links, routes, nft, iptables, mounts, cgroups, sysctls, paths);
 //  4. the cluster (scripts/e2e/cluster/up.sh), a fresh PostgreSQL database for the release;
 //  5. the checks: vitest's `e2e` project (test/e2e/), against the cluster through kubectl, helm and Services;
@@ -100,21 +101,28 @@ if (!tools || step('host packages', () => sh(join(cluster, 'preflight.sh')).stat
 if (step('image (scripts/e2e/image.sh)', () => sh('scripts/e2e/image.sh', ['--local-base', '--save'])).status !== 0) finish(0, 1);
 
 /**
- * The previous release for test/e2e/upgrade.test.ts, only when E2E_PREVIOUS_REF is set: a git ref, or
- * `auto` for the parent of the last commit that changed a migration or the CRD (so that the upgrade
- * applies the newest schema change). Unset, the upgrade check is skipped: it is out of the tier's
- * default run until an upgrade across the Redis key layout change loses no event (docs/upgrading.md).
- * The ref's tree (`git archive`, cached by commit outside the clone) gives the chart, and its
- * Dockerfile the image localhost/mapintel:prev-<commit>.
+ * The previous release for test/e2e/upgrade.test.ts: E2E_PREVIOUS_REF, a git ref, or `auto` (the
+ * default) for the parent of the last commit that changed a migration or the CRD (so that the upgrade
+ * applies the newest schema change); `none` skips the upgrade and rollback checks. The ref's tree
+ * (`git archive`, cached by commit outside the clone) gives the chart, and its Dockerfile the image
+ * localhost/mapintel:prev-<commit>.
  */
 function previousRelease() {
-  const ref = process.env.E2E_PREVIOUS_REF ?? '';
-  if (ref === '' || ref === 'none') return {};
+  const ref = process.env.E2E_PREVIOUS_REF || 'auto';
+  if (ref === 'none') {
+    process.stderr.write('e2e: E2E_PREVIOUS_REF=none: no previous release, so the upgrade and rollback checks (test/e2e/upgrade.test.ts) are skipped\n');
+    return {};
+  }
   const wanted =
     ref === 'auto'
       ? `${execFileSync('git', ['log', '-1', '--no-merges', '--format=%H', '--', 'src/db/migrations', 'charts/mapintel/crds'], { encoding: 'utf8' }).trim()}^`
       : ref;
-  const commit = execFileSync('git', ['rev-parse', '--verify', `${wanted}^{commit}`], { encoding: 'utf8' }).trim();
+  let commit;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${wanted}^{commit}`], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error(`E2E_PREVIOUS_REF=${ref}: ${wanted} is no commit of this clone (a shallow clone? fetch its history, or set E2E_PREVIOUS_REF=none to skip the upgrade checks)`);
+  }
   const tree = join(projectCacheDir, 'previous', commit);
   if (!existsSync(join(tree, 'Dockerfile'))) {
     rmSync(`${tree}.partial`, { recursive: true, force: true });
@@ -127,6 +135,7 @@ function previousRelease() {
     env: { ...process.env, E2E_RUN_DIR: runDir, MAPINTEL_IMAGE: image },
   });
   if (built.status !== 0) throw new Error(`the previous release's image (${commit}) did not build`);
+  process.stderr.write(`e2e: the previous release (E2E_PREVIOUS_REF=${ref}) is ${commit.slice(0, 12)}, image ${image}\n`);
   return { E2E_PREVIOUS_REF: commit, E2E_PREVIOUS_CHART: join(tree, 'charts/mapintel'), E2E_PREVIOUS_IMAGE: image };
 }
 let previous;

@@ -98,10 +98,47 @@ export async function migrate(orm: Orm): Promise<string[]> {
   await session.connect();
   try {
     await session.query('select pg_advisory_lock(hashtext($1))', [key]);
+    await recordRenamed(orm, 'new');
     const done = await orm.migrator.up();
+    await recordRenamed(orm, 'old');
     return done.map((m) => m.name);
   } finally {
     await session.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Migrations renamed after a release had applied them under the old name: the old name, the new one,
+ * and a condition that holds once it has run (a `down` leaves the old name behind with its tables gone).
+ */
+export const RENAMED_MIGRATIONS: readonly { was: string; now: string; applied: string }[] = [
+  // Renamed by 2c71b4d (named for its day, after wormhole_types); ee2e61b and the commits before it know the old name.
+  {
+    was: 'Migration20261129100000_stargate_jumps',
+    now: 'Migration20261128160000_stargate_jumps',
+    applied: `to_regclass('solar_system_jumps') is not null`,
+  },
+];
+
+/**
+ * Before the migrations run (`new`): a renamed migration a release applied under its old name is
+ * recorded under the new one, so it does not run again (an upgrade across the rename). After (`old`):
+ * one that ran under its new name is recorded under the old one too, so that the releases that know
+ * only the old name find it applied (a rollback across the rename).
+ */
+async function recordRenamed(orm: Orm, name: 'new' | 'old'): Promise<void> {
+  const [schema, table] = (orm.config.get('migrations').tableName ?? '').split('.') as [string, string];
+  const conn = orm.em.getConnection();
+  const t = `"${schema}"."${table}"`;
+  const found = await conn.execute<{ t: string | null }[]>('select to_regclass(?) as t', [t]);
+  if (!found[0]?.t) return;
+  for (const m of RENAMED_MIGRATIONS) {
+    const [have, add] = name === 'new' ? [m.was, m.now] : [m.now, m.was];
+    await conn.execute(
+      `insert into ${t} (name, executed_at) select ?, executed_at from ${t}
+       where name = ? and not exists (select 1 from ${t} where name = ?) ${name === 'new' ? `and ${m.applied}` : ''} limit 1`,
+      [add, have, add],
+    );
   }
 }
 

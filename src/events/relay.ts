@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Logger } from '../common/log.js';
 import type { Metrics } from '../common/metrics.js';
 import { nextEventId } from './envelope.js';
-import type { EventPublisher } from './transport/types.js';
+import type { EventPublisher, PrevId } from './transport/types.js';
 import { NOTIFY_CHANNEL } from './outbox.js';
 import { Alarm } from './alarm.js';
 import type { EventType } from './catalog.js';
@@ -62,6 +62,8 @@ interface AssignedRow {
   type: EventType;
   payload: Record<string, unknown>;
   created_ms: string;
+  /** The id of the map's event before this one in the log (null: none; undefined: not known). */
+  prev_id?: PrevId;
 }
 
 /**
@@ -292,9 +294,10 @@ export class EventRelay {
       const now = Date.now();
       const assigned: AssignedRow[] = [];
       for (const row of rows) {
-        const id = nextEventId(this.lastIds.get(row.map_id) || undefined, now);
+        const before = this.lastIds.get(row.map_id) || null;
+        const id = nextEventId(before ?? undefined, now);
         this.lastIds.set(row.map_id, id);
-        assigned.push({ map_id: row.map_id, event_id: id, type: row.type, payload: row.payload, created_ms: row.created_ms });
+        assigned.push({ map_id: row.map_id, event_id: id, type: row.type, payload: row.payload, created_ms: row.created_ms, prev_id: before });
       }
       // Fenced by the partition lock: the update assigns nothing unless this relay's session still holds
       // it when the statement runs. A relay that died (or lost its session) while its update was on the
@@ -311,7 +314,8 @@ export class EventRelay {
       this.lastIds.clear();
       const ours = new Set(updated.rows.map((r) => r.seq));
       this.opts.log.warn({ partition: p, taken: rows.length - ours.size }, 'relay: events already assigned by another relay; skipping them');
-      return assigned.filter((_, i) => ours.has(rows[i]!.seq));
+      // What came before each is not known now: the other relay's ids lie among ours.
+      return assigned.filter((_, i) => ours.has(rows[i]!.seq)).map((r) => ({ ...r, prev_id: undefined }));
     } catch (err) {
       // The cache may hold ids that were never written.
       this.lastIds.clear();
@@ -339,6 +343,8 @@ export class EventRelay {
         this.opts.publisher.publish(
           mapId,
           list.map((r) => ({ id: r.event_id, type: r.type, map_id: r.map_id, ts: new Date(Number(r.created_ms)).toISOString(), payload: r.payload })),
+          // Said only when the list follows on from it without a gap (it does, unless another relay assigned some).
+          list.every((r, i) => i === 0 || r.prev_id === list[i - 1]!.event_id) ? list[0]!.prev_id : undefined,
         ),
       ),
     );
@@ -348,14 +354,17 @@ export class EventRelay {
     for (const [mapId, list] of byMap) this.cursors.due(mapId, list.at(-1)!.event_id);
   }
 
-  /** Recovery: publishes a batch of the events with ids past their map's cursor (one index probe per map). */
+  /**
+   * Recovery: publishes a batch of the events with ids past their map's cursor (one index probe per map).
+   * The cursor is the id of a published event, so it is the one before the first of them.
+   */
   private async publishBehindCursors(p: number): Promise<number> {
     await this.cursors.flush();
     const params: unknown[] = [this.opts.batchSize];
     if (this.opts.partitions > 1) params.push(p);
     const rows = (
-      await this.pool.query<AssignedRow>(
-        `select e.map_id, e.event_id, e.type, e.payload, e.created_ms
+      await this.pool.query<AssignedRow & { cursor: string }>(
+        `select e.map_id, e.event_id, e.type, e.payload, e.created_ms, coalesce(c.published_event_id, '') as cursor
          from maps m
          left join map_event_cursors c on c.map_id = m.id
          cross join lateral (
@@ -367,6 +376,7 @@ export class EventRelay {
         params,
       )
     ).rows;
+    rows.forEach((r, i) => (r.prev_id = i > 0 && rows[i - 1]!.map_id === r.map_id ? rows[i - 1]!.event_id : r.cursor || null));
     if (rows.length) await this.publish(rows);
     return rows.length;
   }

@@ -79,7 +79,11 @@ export class BackfillBudget {
  * taken the one before and the process's `budget` has room for it.
  */
 export async function backfill(
-  sources: { history: EventHistory; log: EventLogReader; budget?: BackfillBudget },
+  /**
+   * `budget`: the process's bytes of replay pages; `logOnly`: read the event log even where the hot
+   * history reaches (it may share a hole the live events had).
+   */
+  sources: { history: EventHistory; log: EventLogReader; budget?: BackfillBudget; logOnly?: boolean },
   mapId: string,
   afterId: string | null,
   max: number,
@@ -95,7 +99,7 @@ export async function backfill(
       return { kind: 'reset', reason: 'unknown_event_id', earliestEventId: await sources.log.oldestId(mapId), newestEventId: newest };
     }
   }
-  const hotFirst = afterId === null ? null : await sources.history.firstId(mapId);
+  const hotFirst = afterId === null || sources.logOnly ? null : await sources.history.firstId(mapId);
   // Trimming drops the oldest entries only: when the hot history still holds an id at or before the
   // client's, it holds every later one, unless Redis lost some of them (a failover to a replica that
   // had not got them, keys flushed and written again): each page read from it is checked against the

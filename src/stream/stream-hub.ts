@@ -11,9 +11,14 @@
  * The seam with backfill: a connection joins while still backfilling, once its map is watched; live
  * events of its map are queued for it meanwhile, and when its backfill is written the queue is flushed, skipping ids it has
  * already sent. Nothing is lost between the two and nothing is sent twice.
+ *
+ * No silent gap: a live event names the map's event before it (PrevId). When that is not the last one
+ * the connection has, events are missing on the way (published elsewhere, or lost): the connection
+ * goes back to backfilling, from the PostgreSQL event log, before the event is written (a reset when
+ * the log cannot cover it). One comparison per event and connection, as for the duplicate check.
  */
 import type { EventEnvelope } from '../events/envelope.js';
-import type { EventTail } from '../events/transport/types.js';
+import type { EventTail, PrevId } from '../events/transport/types.js';
 import { matchesFilter, type EventFilter } from '../events/event-filter.js';
 import { matchesSystems, type SystemFilter } from '../events/system-filter.js';
 import { eventFrame, SharedFrame } from './sse-frames.js';
@@ -40,14 +45,26 @@ interface Member {
   sink: StreamSink;
   /** Id of the last event sent (or known to the client), for de-duplication at the seam. */
   lastId: string | null;
-  /** Live events that arrived during backfill; null once live. */
-  queue: EventEnvelope[] | null;
+  /** Live events (with the id before each) that arrived during backfill; null once live. */
+  queue: Queued[] | null;
   /** Frames of the current tail read not written yet (written at its flush). */
   pending: SharedFrame[];
   /** The tail resynced while this connection was backfilling: it backfills again before going live. */
   resyncDue: boolean;
+  /** Backfilling from the event log after a hole: what it could not cover (a reset) is not asked for again. */
+  filling: boolean;
   /** The map's watch on the tail: settled once its live events reach this hub; the watch is this member's to end. */
   watched: Promise<boolean>;
+}
+
+interface Queued {
+  e: EventEnvelope;
+  prev: PrevId;
+}
+
+/** Whether events lie between the connection's last id and a live event's predecessor (it missed them). */
+function missed(lastId: string | null, prev: PrevId): boolean {
+  return typeof prev === 'string' && (lastId === null || prev > lastId);
 }
 
 export interface HubOptions {
@@ -59,8 +76,13 @@ export interface HubOptions {
    * slowly does not keep every live event of its map meanwhile. Unbounded when absent.
    */
   maxQueued?: number;
-  /** The tail may have missed events: the owner backfills the connection again from its last id. */
-  onResync: (sink: StreamSink, lastId: string | null) => void;
+  /**
+   * The tail may have missed events: the owner backfills the connection again from its last id, from the
+   * event log (`fromLog`: a live event came after a hole, which the hot history may share) or as a resume does.
+   */
+  onResync: (sink: StreamSink, lastId: string | null, fromLog: boolean) => void;
+  /** A live event came after a hole in the connection's events (counted once per event and connection). */
+  onGap?: () => void;
   /** A live event and how many connections it was written to (for the delivery counter and latency). */
   onDelivered?: (e: EventEnvelope, connections: number) => void;
   onSlowConsumer?: () => void;
@@ -79,7 +101,11 @@ export class StreamHub {
   ) {}
 
   start(): void {
-    this.unsubscribe ??= this.tail.subscribe({ event: (e) => this.deliver(e), flush: () => this.flush(), resync: (mapId) => this.resyncAll(mapId) });
+    this.unsubscribe ??= this.tail.subscribe({
+      event: (e, prev) => this.deliver(e, prev),
+      flush: () => this.flush(),
+      resync: (mapId) => this.resyncAll(mapId),
+    });
   }
 
   stop(): void {
@@ -111,7 +137,7 @@ export class StreamHub {
       () => true,
       () => false,
     );
-    const member: Member = { sink, lastId, queue: [], pending: [], resyncDue: false, watched };
+    const member: Member = { sink, lastId, queue: [], pending: [], resyncDue: false, filling: false, watched };
     this.members.set(sink, member);
     let set = this.byMap.get(sink.mapId);
     if (!set) {
@@ -146,13 +172,26 @@ export class StreamHub {
     if (m.resyncDue) {
       // Its backfill may have read the history before events the tail then missed: once more.
       m.resyncDue = false;
-      this.opts.onResync(m.sink, m.lastId);
+      this.opts.onResync(m.sink, m.lastId, false);
       return;
     }
+    // A live event that waited may name a predecessor the backfill did not reach: the rest from the event
+    // log first (once: after that, what the log could not cover was a reset).
     const queued = m.queue;
+    const filled = m.filling;
+    m.filling = false;
     m.queue = null;
     const frames: SharedFrame[] = [];
-    for (const e of queued) {
+    for (let i = 0; i < queued.length; i++) {
+      const { e, prev } = queued[i]!;
+      if (m.lastId !== null && e.id <= m.lastId) continue;
+      if (!filled && missed(m.lastId, prev)) {
+        if (frames.length) this.write(m, frames);
+        if (this.members.get(m.sink) !== m) return;
+        m.queue = queued.slice(i);
+        this.fill(m);
+        return;
+      }
       if (!this.accept(m, e)) continue;
       frames.push(new SharedFrame(eventFrame(e, sink.compat)));
       this.opts.onDelivered?.(e, 1);
@@ -194,7 +233,7 @@ export class StreamHub {
     return set.size;
   }
 
-  private deliver(e: EventEnvelope): void {
+  private deliver(e: EventEnvelope, prev?: PrevId): void {
     const set = this.byMap.get(e.map_id);
     if (!set) return;
     // Built at most once per profile, whatever the number of connections.
@@ -203,7 +242,14 @@ export class StreamHub {
     let written = 0;
     for (const m of set) {
       if (m.queue) {
-        if (m.queue.push(e) > (this.opts.maxQueued ?? Infinity)) this.dropSlow(m);
+        if (m.queue.push({ e, prev }) > (this.opts.maxQueued ?? Infinity)) this.dropSlow(m);
+        continue;
+      }
+      if (missed(m.lastId, prev) && (m.lastId === null || e.id > m.lastId)) {
+        // Events before this one never came: it waits while the connection backfills them from the log.
+        this.flushMember(m);
+        m.queue = [{ e, prev }];
+        this.fill(m);
         continue;
       }
       if (!this.accept(m, e)) continue;
@@ -250,6 +296,13 @@ export class StreamHub {
     m.sink.close('slow_consumer');
   }
 
+  /** Backfills the connection from the event log, its queued live events waiting. */
+  private fill(m: Member): void {
+    m.filling = true;
+    this.opts.onGap?.();
+    this.opts.onResync(m.sink, m.lastId, true);
+  }
+
   /** The tail may have missed events of `mapId` (of every map when absent). */
   private resyncAll(mapId?: string): void {
     this.flush();
@@ -260,7 +313,7 @@ export class StreamHub {
         continue;
       }
       m.queue = [];
-      this.opts.onResync(m.sink, m.lastId);
+      this.opts.onResync(m.sink, m.lastId, false);
     }
   }
 }

@@ -9,6 +9,7 @@ export interface StreamMetrics {
   backfilled: Counter;
   resets: Counter<'reason'>;
   slowConsumers: Counter;
+  gaps: Counter;
   closed: Counter<'reason'>;
   latency: Histogram;
   leases: Gauge;
@@ -49,6 +50,11 @@ export function streamMetrics(
     slowConsumers: new Counter({
       name: 'mapintel_stream_slow_consumer_disconnects_total',
       help: 'Connections closed because their unsent bytes passed STREAM_MAX_BUFFER_BYTES',
+      registers: [registry],
+    }),
+    gaps: new Counter({
+      name: 'mapintel_stream_live_gaps_total',
+      help: 'Live events that named a predecessor a connection did not have (events missing on the way, e.g. published by a relay of an earlier release during an upgrade): the connection read the missing ones from the event log first',
       registers: [registry],
     }),
     closed: new Counter({

@@ -101,12 +101,13 @@ export const streamRole: Role<StreamHandle> = {
       maxBufferedBytes: config.streamMaxBufferBytes,
       maxQueued: config.streamBackfillMax,
       // The tail may have missed events: each connection replays from its last id, then goes live again.
-      onResync: (sink) => void late.service?.resync(sink),
+      onResync: (sink, _lastId, fromLog) => void late.service?.resync(sink, fromLog),
       onDelivered: (e, connections) => {
         metrics.delivered.inc(connections);
         metrics.latency.observe(Math.max(0, Date.now() - Date.parse(e.ts)) / 1000);
       },
       onSlowConsumer: () => metrics.slowConsumers.inc(),
+      onGap: () => metrics.gaps.inc(),
     });
     late.hub = hub;
     hub.start();

@@ -326,14 +326,15 @@ export class StreamService {
    * After a tail resync: backfills the connection from its last id, then live again. The history
    * may answer a moment after the tail does (each has its own Redis connection, reconnecting on its
    * own): a failed backfill is tried again after RESYNC_RETRY_MS, and only then is the connection
-   * closed (the client resumes with its last id).
+   * closed (the client resumes with its last id). `fromLog`: after a hole in the live events, read
+   * from the PostgreSQL event log (the hot history may lack the same events).
    */
-  async resync(sink: StreamSink): Promise<void> {
+  async resync(sink: StreamSink, fromLog = false): Promise<void> {
     const { hub } = this.d;
     for (let attempt = 0; ; attempt++) {
       if (!this.open.has(sink as OpenStream)) return;
       try {
-        await this.replay(sink as OpenStream, hub.lastId(sink));
+        await this.replay(sink as OpenStream, hub.lastId(sink), fromLog);
         hub.goLive(sink);
         return;
       } catch (err) {
@@ -354,9 +355,9 @@ export class StreamService {
    * resume holds at most a page of events and a socket's buffer, whatever the gap, and the process's
    * pages together stay within STREAM_BACKFILL_BUDGET_BYTES.
    */
-  async replay(sink: OpenStream, after: string | null): Promise<void> {
+  async replay(sink: OpenStream, after: string | null, fromLog = false): Promise<void> {
     const { hub, metrics } = this.d;
-    const sources = { history: this.d.history, log: this.d.eventLog, budget: this.d.backfillBudget };
+    const sources = { history: this.d.history, log: this.d.eventLog, budget: this.d.backfillBudget, logOnly: fromLog };
     const result = await backfill(sources, sink.mapId, after, this.d.config.streamBackfillMax, async (e) => {
       let bytes = 0;
       if (matchesFilter(sink.filter, e.type) && matchesSystems(sink.systems, e)) {

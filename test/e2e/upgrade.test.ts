@@ -1,10 +1,10 @@
 /**
  * Upgrading from the previous release and rolling back, on the real node (docs/upgrading.md, "How to
  * upgrade"). scripts/e2e/run.mjs builds the previous release's image and unpacks its tree (its chart)
- * from E2E_PREVIOUS_REF (a git ref, or `auto`: the parent of the last commit that changed a migration
- * or the CRD); without it the checks are skipped (out of the default run: docs/upgrading.md says
- * why). The release gets a database and Redis prefix of its own and is uninstalled at the end, so
- * this file and release.test.ts run in either order.
+ * from E2E_PREVIOUS_REF (a git ref, or `auto`, the default: the parent of the last commit that changed
+ * a migration or the CRD); with `E2E_PREVIOUS_REF=none` the checks are skipped. The release gets a
+ * database and Redis prefix of its own and is uninstalled at the end, so this file and
+ * release.test.ts run in either order.
  */
 import { afterAll, describe, expect } from 'vitest';
 import { check, sleep } from './support/check.js';
@@ -85,6 +85,8 @@ async function underLoad(change: () => Promise<void>) {
   );
   return { written, readers, delivered, writer };
 }
+
+if (!PREVIOUS_CHART) console.log('upgrade.test.ts: skipped, no previous release (E2E_PREVIOUS_REF=none, or the file was run outside make test-e2e)');
 
 describe.skipIf(!PREVIOUS_CHART)(`upgrade from the previous release (${PREVIOUS_REF.slice(0, 12)}) and roll back`, () => {
   check(

@@ -14,7 +14,7 @@ export interface TestTransport extends EventPublisher, EventHistory {
 
 function pair(publisher: EventPublisher, history: EventHistory, mapKey: (mapId: string) => string): TestTransport {
   return {
-    publish: (m, e) => publisher.publish(m, e),
+    publish: (m, e, prev) => publisher.publish(m, e, prev),
     forget: () => publisher.forget(),
     lastId: (m) => history.lastId(m),
     firstId: (m) => history.firstId(m),

@@ -35,6 +35,8 @@ interface EventRow {
 export class DurableEventConsumer implements EventConsumer {
   /** Highest id handed out per map (committed or not), so the fast path never repeats an event. */
   private readonly handedOut = new Map<string, string>();
+  /** Id of the last event of each map put in the buffer since it was last emptied. */
+  private lastBuffered = new Map<string, string>();
   private buffer: EventEnvelope[] = [];
   /** The last read of the event log found nothing more: buffered tail events are complete. */
   private caughtUp = false;
@@ -66,8 +68,21 @@ export class DurableEventConsumer implements EventConsumer {
           .then(() => this.fallBehind());
       }) ?? (() => undefined);
     this.unsubscribe = feed.subscribe({
-      event: (e) => {
+      event: (e, prev) => {
         if (!this.mine(e.map_id)) return;
+        // An event whose predecessor neither the buffer nor the hand-out had: events missing on the way
+        // (published elsewhere, or lost) are read from the log (only while caught up: a log read is
+        // under way otherwise, and covers them).
+        if (this.caughtUp && typeof prev === 'string') {
+          const buffered = this.lastBuffered.get(e.map_id) ?? '';
+          const handed = this.handedOut.get(e.map_id) ?? '';
+          const known = buffered > handed ? buffered : handed;
+          if (known !== '' && prev > known) {
+            this.fallBehind();
+            return;
+          }
+        }
+        this.lastBuffered.set(e.map_id, e.id);
         this.buffer.push(e);
         if (this.buffer.length > 10_000) {
           // Too far behind for memory: fall back to the log.
@@ -88,6 +103,7 @@ export class DurableEventConsumer implements EventConsumer {
     this.behind++;
     this.caughtUp = false;
     this.buffer = [];
+    this.lastBuffered = new Map();
     this.alarm.ring();
   }
 

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../envelope.js';
-import type { EventHistory, EventPublisher, EventTail, PartitionFeed, TailListener } from './types.js';
+import type { EventHistory, EventPublisher, EventTail, PartitionFeed, PrevId, TailListener } from './types.js';
 
 /**
  * The in-process transport (no REDIS_URL): one store per process holding each map's hot history,
@@ -8,23 +8,27 @@ import type { EventHistory, EventPublisher, EventTail, PartitionFeed, TailListen
  */
 export class MemoryEventStore {
   private readonly maps = new Map<string, EventEnvelope[]>();
-  private readonly tails = new Set<(e: EventEnvelope) => void>();
+  private readonly tails = new Set<(e: EventEnvelope, prev: PrevId) => void>();
 
   constructor(readonly maxPerMap = 10_000) {}
 
-  append(mapId: string, events: readonly EventEnvelope[]): number {
+  append(mapId: string, events: readonly EventEnvelope[], prev?: PrevId): number {
     let list = this.maps.get(mapId);
     if (!list) {
       list = [];
       this.maps.set(mapId, list);
     }
     let added = 0;
+    // The events follow each other in the map's log: each one's predecessor is the one before it.
+    let before = prev;
     for (const e of events) {
       const last = list.at(-1)?.id;
+      const previous = before;
+      before = e.id;
       if (last && e.id <= last) continue;
       list.push(e);
       added++;
-      for (const tail of this.tails) tail(e);
+      for (const tail of this.tails) tail(e, previous);
     }
     if (list.length > this.maxPerMap) list.splice(0, list.length - this.maxPerMap);
     return added;
@@ -35,7 +39,7 @@ export class MemoryEventStore {
   }
 
   /** Live feed for tails: each appended event, synchronously, in append order. */
-  feed(fn: (e: EventEnvelope) => void): () => void {
+  feed(fn: (e: EventEnvelope, prev: PrevId) => void): () => void {
     this.tails.add(fn);
     return () => this.tails.delete(fn);
   }
@@ -44,8 +48,8 @@ export class MemoryEventStore {
 export class MemoryEventPublisher implements EventPublisher {
   constructor(private readonly store: MemoryEventStore) {}
 
-  async publish(mapId: string, events: readonly EventEnvelope[]): Promise<number> {
-    return this.store.append(mapId, events);
+  async publish(mapId: string, events: readonly EventEnvelope[], prev?: PrevId): Promise<number> {
+    return this.store.append(mapId, events, prev);
   }
 
   forget(): void {
@@ -80,7 +84,7 @@ export class MemoryEventHistory implements EventHistory {
 export class MemoryEventFeed implements PartitionFeed {
   private readonly listeners = new Set<TailListener>();
   private unfeed: (() => void) | undefined;
-  private run: EventEnvelope[] = [];
+  private run: [EventEnvelope, PrevId][] = [];
 
   constructor(private readonly store: MemoryEventStore) {}
 
@@ -90,14 +94,14 @@ export class MemoryEventFeed implements PartitionFeed {
   }
 
   async start(): Promise<void> {
-    this.unfeed ??= this.store.feed((e) => {
+    this.unfeed ??= this.store.feed((e, prev) => {
       if (!this.wanted(e)) return;
-      if (this.run.push(e) > 1) return;
+      if (this.run.push([e, prev]) > 1) return;
       queueMicrotask(() => {
         const run = this.run;
         this.run = [];
         for (const l of this.listeners) {
-          for (const event of run) l.event(event);
+          for (const [event, prev] of run) l.event(event, prev);
           l.flush?.();
         }
       });

@@ -1,9 +1,9 @@
 import type { EventEnvelope } from '../envelope.js';
 import type { Redis } from '../../redis/redis.js';
 import type { Logger } from '../../common/log.js';
-import type { EventTail, TailListener } from './types.js';
+import type { EventTail, PrevId, TailListener } from './types.js';
 import type { StreamKeys } from './keys.js';
-import { compareStreamIds, type StreamEntry } from './redis.js';
+import { compareStreamIds, entryPrev, parseLiveHead, type StreamEntry } from './redis.js';
 
 /** Catch-up reads of a map's stream: entries a read. */
 const CATCH_UP_PAGE = 500;
@@ -148,7 +148,7 @@ export class RedisMapTail implements EventTail {
   private apply(w: Watched, message: string): void {
     const first = message.indexOf('\n');
     const second = message.indexOf('\n', first + 1);
-    const prev = message.slice(0, first);
+    const { prev, prevEvent } = parseLiveHead(message.slice(0, first));
     const last = message.slice(first + 1, second);
     if (compareStreamIds(last, w.position) <= 0) return;
     if (prev !== w.position) {
@@ -160,12 +160,14 @@ export class RedisMapTail implements EventTail {
       .split('\n')
       .map((line) => JSON.parse(line) as EventEnvelope);
     w.position = last;
-    this.hand(events);
+    // The events of a message follow each other in the map's log.
+    const prevs = events.map((_, i) => (i === 0 || prevEvent === undefined ? prevEvent : events[i - 1]!.id));
+    this.hand(events, prevs);
   }
 
-  private hand(events: readonly EventEnvelope[]): void {
+  private hand(events: readonly EventEnvelope[], prevs: readonly PrevId[]): void {
     for (const l of this.listeners) {
-      for (const e of events) l.event(e);
+      for (let i = 0; i < events.length; i++) l.event(events[i]!, prevs[i]);
       l.flush?.();
     }
   }
@@ -214,7 +216,10 @@ export class RedisMapTail implements EventTail {
       });
       this.received?.('catch_up', events.length, bytes);
       w.position = entries.at(-1)!.id;
-      this.hand(events);
+      this.hand(
+        events,
+        entries.map((entry) => entryPrev(entry.message)),
+      );
       if (entries.length < CATCH_UP_PAGE) return;
     }
   }

@@ -3,7 +3,7 @@ import type { Redis } from '../../redis/redis.js';
 import type { Logger } from '../../common/log.js';
 import type { PartitionFeed, TailListener } from './types.js';
 import type { StreamKeys } from './keys.js';
-import { compareStreamIds, type StreamEntry } from './redis.js';
+import { compareStreamIds, entryPrev, type StreamEntry } from './redis.js';
 
 interface Partition {
   n: number;
@@ -120,7 +120,8 @@ export class RedisPartitionFeed implements PartitionFeed {
           for (const entry of entries) {
             p.position = entry.id;
             const envelope = JSON.parse(entry.message.envelope!) as EventEnvelope;
-            for (const l of this.listeners) l.event(envelope);
+            const prev = entryPrev(entry.message);
+            for (const l of this.listeners) l.event(envelope, prev);
           }
           if (entries.length) for (const l of this.listeners) l.flush?.();
           if (entries.length === count) p.again = true;

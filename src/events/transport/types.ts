@@ -13,8 +13,13 @@ import type { EventEnvelope } from '../envelope.js';
 
 /** The relay's side: appends each map's events in order, exactly once. */
 export interface EventPublisher {
-  /** Appends a map's events, in order. Events at or below the map's last id are skipped. Returns how many were added. */
-  publish(mapId: string, events: readonly EventEnvelope[]): Promise<number>;
+  /**
+   * Appends a map's events, in order. Events at or below the map's last id are skipped. Returns how many
+   * were added. The events follow each other in the map's event log, and `prev` is the id of the one
+   * before the first (null: the first is the map's first event; absent: not known): it travels with
+   * them, so a reader can tell a hole (see PrevId).
+   */
+  publish(mapId: string, events: readonly EventEnvelope[], prev?: PrevId): Promise<number>;
   /** Drops cached stream positions (a relay that (re)takes a partition calls it). */
   forget(): void;
 }
@@ -29,10 +34,18 @@ export interface EventHistory {
   range(mapId: string, afterId: string | null, count: number): Promise<EventEnvelope[]>;
 }
 
+/**
+ * The id of the event before an event in its map's event log: null before the map's first event,
+ * undefined when the publisher did not say (a publisher of an earlier release). A reader whose last
+ * event of the map is not this one has missed events (published elsewhere, or lost on the way) and
+ * reads them from the event log before going on: decisions/0015, "No silent gap in a live stream".
+ */
+export type PrevId = string | null | undefined;
+
 /** What a tail hands its subscribers. */
 export interface TailListener {
-  /** Each event published after the tail started, in publish order (per map: id order). */
-  event(e: EventEnvelope): void;
+  /** Each event published after the tail started, in publish order (per map: id order), with the id of the map's event before it. */
+  event(e: EventEnvelope, prev?: PrevId): void;
   /** The end of a run of events read together (one read of the transport): a subscriber that batches writes them now. */
   flush?(): void;
   /**
