@@ -213,6 +213,8 @@ describe.skipIf(unavailable)('Helm chart: conventions', () => {
     expect(script).toContain('process.env.KUBERNETES_SERVICE_HOST');
     expect(script).toContain('/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3D${service}');
     expect(script).not.toMatch(/node:dns|kubernetes\.default\.svc/);
+    // The old pods of a rolling update, draining with /readyz 503, are not checked.
+    expect(script).toContain('if (e.conditions?.terminating) {');
     expect(hooks.find((o) => o.kind === 'ConfigMap')!.data!['release-test.mjs']).toBe(readFileSync(path.join(CHART, 'files/release-test.mjs'), 'utf8'));
     expect(readFileSync('k8s/base/mapintel.yaml', 'utf8')).not.toContain('mapintel-test');
     // The dry run the test pod sends is one the apiserver accepts for this CRD.

@@ -149,12 +149,6 @@ describe('the documented install on a real node', () => {
       const systems = await api('GET', '/api/map/systems?slug=chain', mapKey);
       expect(systems.status).toBe(200);
       expect(systems.json.data.map((s: { solar_system_id: number }) => s.solar_system_id)).toEqual([30000142]);
-      if (process.env.E2E_DIAG) {
-        const probe =
-          "require('dns').promises.lookup('kubernetes.default.svc').then((a) => console.log('resolved', a.address), (e) => console.log('lookup failed', e.code))";
-        console.log('DIAG resolv.conf:', JSON.stringify(await kubectl(['-n', NS, 'exec', 'deploy/mapintel-api', '--', 'cat', '/etc/resolv.conf'])));
-        console.log('DIAG lookup:', await kubectl(['-n', NS, 'exec', 'deploy/mapintel-api', '--', 'node', '-e', probe]));
-      }
     },
     1_200_000,
   );

@@ -3,7 +3,7 @@
 //
 // Nothing here needs the cluster's DNS: the apiserver is the address every pod is given
 // (KUBERNETES_SERVICE_HOST and _PORT, as client-go's in-cluster configuration reads it), and the pods
-// behind each Service are its EndpointSlices, ready or not, each named by its pod.
+// behind each Service are its EndpointSlices, ready or not (terminating ones aside), each named by its pod.
 import { readFileSync } from 'node:fs';
 
 const sa = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -45,10 +45,16 @@ for (const service of process.env.OPS_SERVICES.split(',').filter(Boolean)) {
   const endpoints = slices.json.items.flatMap((s) =>
     (s.endpoints ?? []).map((e) => ({ ...e, family: s.addressType, port: (s.ports ?? []).find((p) => p.name === 'ops')?.port ?? fallbackPort })),
   );
-  if (endpoints.length === 0) failures.push(`${service}: no pod`);
+  if (endpoints.filter((e) => !e.conditions?.terminating).length === 0) failures.push(`${service}: no pod`);
   for (const e of endpoints) {
     const pod = e.targetRef?.name ?? '?';
     const address = e.addresses[0];
+    // A terminating pod (the old ones of a rolling update that `helm upgrade --wait` has just finished)
+    // answers 503 on purpose while it drains: it is leaving, not one of the pods that serve.
+    if (e.conditions?.terminating) {
+      console.log(`${service} ${pod} ${address} terminating, not checked`);
+      continue;
+    }
     const url = `http://${e.family === 'IPv6' ? `[${address}]` : address}:${e.port}/readyz`;
     const res = await fetch(url, { signal: AbortSignal.timeout(5000) }).catch((err) => ({ status: `${err.name}: ${err.cause?.code ?? err.message}` }));
     console.log(`${service} ${pod} ${address} /readyz ${res.status}`);
