@@ -83,6 +83,7 @@ kube-tools: ## build kube-apiserver, kube-controller-manager and etcd, unpack ku
 
 test-cluster: build ## the cluster tier (chart, manifests, image, operator) on a real kube-apiserver; builds its binaries once per version
 	@node scripts/kube-tools.mjs >/dev/null || echo "!!!! Kubernetes binaries could not be built: the cluster tests will be SKIPPED"
+	@node scripts/chart-testing.mjs >/dev/null || echo "!!!! chart-testing (ct) could not be built: the ct lint test will FAIL"
 	node scripts/run-tests.mjs --tier cluster --project cluster
 
 test-redis-cluster: build ## the stream, caps, event, webhook and rate-limit suites on a 3-master Redis Cluster started on loopback ports, plus a master failover

@@ -181,6 +181,7 @@ try {
   try {
     psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     psql(`DROP DATABASE IF EXISTS ${database}_upgrade WITH (FORCE)`);
+    psql(`DROP DATABASE IF EXISTS ${database}_install WITH (FORCE)`);
     execFileSync('bash', ['-c', `redis-cli -h 127.0.0.1 --scan --pattern '${redisPrefix}*' | xargs -r -n 500 redis-cli -h 127.0.0.1 DEL >/dev/null`]);
   } catch (err) {
     console.error(`e2e: cleaning the database or Redis failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -187,9 +187,9 @@ describe.skipIf(unavailable)('Helm chart: conventions', () => {
     );
   });
 
-  it('has a helm test hook (tests.enabled): a pod checking each enabled role through its -ops Service, allowed only to dry-run WebhookSubscriptions; k8s/ has none of it', () => {
-    expect(template().filter((o) => o.metadata.annotations?.['helm.sh/hook'] === 'test')).toEqual([]);
-    const objs = template('--set', 'tests.enabled=true', '--set', 'worker.enabled=false');
+  it('has a helm test hook (tests.enabled, on by default): a pod checking each enabled role through its -ops Service, allowed only to list EndpointSlices and dry-run WebhookSubscriptions; k8s/ has none of it', () => {
+    expect(template('--set', 'tests.enabled=false').filter((o) => o.metadata.annotations?.['helm.sh/hook'] === 'test')).toEqual([]);
+    const objs = template('--set', 'worker.enabled=false');
     const hooks = objs.filter((o) => o.metadata.annotations?.['helm.sh/hook'] === 'test');
     expect(hooks.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual([
       'ConfigMap/rel-mapintel-test',
@@ -204,11 +204,20 @@ describe.skipIf(unavailable)('Helm chart: conventions', () => {
     for (const s of env.OPS_SERVICES.split(',')) expect(objs.some((o) => o.kind === 'Service' && o.metadata.name === s)).toBe(true);
     expect(pod.spec.containers[0].command).toEqual(['node', '/etc/mapintel/test/release-test.mjs']);
     expect(pod.spec.restartPolicy).toBe('Never');
-    expect(hooks.find((o) => o.kind === 'Role')!.rules).toEqual([{ apiGroups: ['mapintel.io'], resources: ['webhooksubscriptions'], verbs: ['create'] }]);
+    expect(hooks.find((o) => o.kind === 'Role')!.rules).toEqual([
+      { apiGroups: ['mapintel.io'], resources: ['webhooksubscriptions'], verbs: ['create'] },
+      { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list'] },
+    ]);
+    // No cluster DNS needed: the apiserver at the address every pod is given, the pods from EndpointSlices.
+    const script = readFileSync(path.join(CHART, 'files/release-test.mjs'), 'utf8');
+    expect(script).toContain('process.env.KUBERNETES_SERVICE_HOST');
+    expect(script).toContain('/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3D${service}');
+    expect(script).not.toMatch(/node:dns|kubernetes\.default\.svc/);
+    // The old pods of a rolling update, draining with /readyz 503, are not checked.
+    expect(script).toContain('if (e.conditions?.terminating) {');
     expect(hooks.find((o) => o.kind === 'ConfigMap')!.data!['release-test.mjs']).toBe(readFileSync(path.join(CHART, 'files/release-test.mjs'), 'utf8'));
     expect(readFileSync('k8s/base/mapintel.yaml', 'utf8')).not.toContain('mapintel-test');
     // The dry run the test pod sends is one the apiserver accepts for this CRD.
-    const script = readFileSync(path.join(CHART, 'files/release-test.mjs'), 'utf8');
     expect(script).toContain('?dryRun=All');
     cluster.kubectl(['create', 'namespace', 'conv-test']);
     const body = {
@@ -219,5 +228,17 @@ describe.skipIf(unavailable)('Helm chart: conventions', () => {
     };
     expect(script).toContain("spec: { map: 'helm-test', url: 'https://receiver.example.com/hook', events: ['*'], mapKeySecretRef: { name: 'helm-test-key' } }");
     expect(cluster.kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(body))).toMatch(/created \(server dry run\)/);
+  });
+
+  it("lets the helm test pod through each role's NetworkPolicy to the ops port, and only while tests are on", () => {
+    const opsFrom = (...args: string[]) =>
+      template('--set', 'networkPolicy.enabled=true', '--set-json', 'networkPolicy.monitoringNamespaces=[]', ...args)
+        .filter((o) => o.kind === 'NetworkPolicy')
+        .map((o) => [o.metadata.name, (o.spec.ingress ?? []).filter((r: any) => r.ports?.[0]?.port === 'ops').map((r: any) => r.from)]);
+    const testPod = {
+      podSelector: { matchLabels: { 'app.kubernetes.io/name': 'mapintel', 'app.kubernetes.io/instance': 'rel', 'app.kubernetes.io/component': 'test' } },
+    };
+    expect(opsFrom()).toEqual(['api', 'stream', 'worker', 'operator', 'migrate'].map((r) => [`rel-mapintel-${r}`, r === 'migrate' ? [] : [[testPod]]]));
+    expect(opsFrom('--set', 'tests.enabled=false').every(([, rules]) => (rules as unknown[]).length === 0)).toBe(true);
   });
 });

@@ -230,7 +230,11 @@ describe.skipIf(unavailable)('Helm chart: scaling, disruption, network policy, r
     expect(Object.keys(policies).sort()).toEqual(['api', 'migrate', 'operator', 'stream', 'worker']);
     const monitoring = {
       ports: [{ port: 'ops', protocol: 'TCP' }],
-      from: [{ namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['monitoring'] }] } }],
+      from: [
+        { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['monitoring'] }] } },
+        // `helm test`'s pod (tests.enabled, the default) calls /readyz.
+        { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'mapintel', 'app.kubernetes.io/instance': 'rel', 'app.kubernetes.io/component': 'test' } } },
+      ],
     };
     const egressPorts = (role: string) =>
       policies[role].egress.map((r: { ports: { port: number; protocol: string }[] }) => r.ports.map((p) => `${p.port}/${p.protocol}`).join(','));
