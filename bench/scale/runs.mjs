@@ -10,9 +10,20 @@ import { limitCpu } from './cpu-limit.mjs';
 /** Starts `n` stream processes (`node dist/cli.js serve --roles stream`) on the cluster. */
 async function startStreams(ctx, n) {
   const procs = [];
+  // Every port distinct: a port is free when asked for, not taken until its process listens.
+  const taken = new Set();
+  const distinctPort = async () => {
+    for (;;) {
+      const p = await freePort();
+      if (!taken.has(p)) {
+        taken.add(p);
+        return p;
+      }
+    }
+  };
   for (let i = 0; i < n; i++) {
-    const port = await freePort();
-    const opsPort = await freePort();
+    const port = await distinctPort();
+    const opsPort = await distinctPort();
     const srv = startChild(
       `stream-${i}`,
       [path.join(DIST, 'cli.js'), 'serve', '--roles', 'stream'],
