@@ -260,14 +260,14 @@ describe.skipIf(unavailable)('Helm chart charts/mapintel', () => {
     const hpas = new Map(
       objects.filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => [o.metadata.name, o.spec as { minReplicas: number; maxReplicas: number }]),
     );
-    expect([hpas.get('rel-mapintel-stream')?.minReplicas, hpas.get('rel-mapintel-stream')?.maxReplicas]).toEqual([14, 40]);
-    expect([hpas.get('rel-mapintel-worker')?.minReplicas, hpas.get('rel-mapintel-worker')?.maxReplicas]).toEqual([9, 16]);
-    expect([hpas.get('rel-mapintel-api')?.minReplicas, hpas.get('rel-mapintel-api')?.maxReplicas]).toEqual([4, 16]);
+    expect([hpas.get('rel-mapintel-stream')?.minReplicas, hpas.get('rel-mapintel-stream')?.maxReplicas]).toEqual([21, 40]);
+    expect([hpas.get('rel-mapintel-worker')?.minReplicas, hpas.get('rel-mapintel-worker')?.maxReplicas]).toEqual([17, 24]);
+    expect([hpas.get('rel-mapintel-api')?.minReplicas, hpas.get('rel-mapintel-api')?.maxReplicas]).toEqual([6, 16]);
     type Container = { name: string; env?: { name: string; value?: string }[] };
     for (const d of objects.filter((o) => o.kind === 'Deployment')) {
       const containers = (d.spec as { template: { spec: { containers: Container[] } } }).template.spec.containers;
       const env = new Map((containers[0]!.env ?? []).map((e) => [e.name, e.value]));
-      expect([env.get('REDIS_CLUSTER'), env.get('EVENTS_PARTITIONS'), env.get('EVENTS_RELAY_PARTITIONS')], d.metadata.name).toEqual(['true', '32', '8']);
+      expect([env.get('REDIS_CLUSTER'), env.get('EVENTS_PARTITIONS'), env.get('EVENTS_RELAY_PARTITIONS')], d.metadata.name).toEqual(['true', '64', '12']);
     }
     cluster.kubectl(['create', 'namespace', ns]);
     const out = cluster.kubectl(['apply', '--dry-run=server', '-n', ns, '-f', '-'], rendered);
