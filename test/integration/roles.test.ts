@@ -13,6 +13,7 @@ import { deleteRedisPrefix, TEST_DATABASE_URL, TEST_REDIS_ENV, uniqueName } from
 import { runCli, startCli, type CliProcess } from '../support/cli-process.js';
 import { freePort } from '../support/redis-server.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
+import { RENAMED_MIGRATIONS } from '../../src/db/orm.js';
 
 const schema = uniqueName('roles').toLowerCase();
 const prefix = `${uniqueName('roles')}:`;
@@ -112,9 +113,10 @@ describe('mapintel serve --roles', () => {
     expect(apiMetrics).toMatch(/mapintel_http_requests_total\{method="GET",route="\/api\/common\/system-static-info"/);
 
     // Both applied their migrations against one schema without tripping over each other: each once (more
-    // than none let a migration recorded twice, or one left out, through).
+    // than none let a migration recorded twice, or one left out, through), and a renamed migration under
+    // its earlier name too, so that a rollback to a release that knows only that name finds it applied.
     const applied = await sql<{ name: string }>(`select name from "${schema}".mikro_orm_migrations order by name`);
-    expect(applied.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name).sort());
+    expect(applied.map((m) => m.name)).toEqual([...MIGRATIONS.map((m) => m.name), ...RENAMED_MIGRATIONS.map((m) => m.was)].sort());
 
     // Each process loads the modules of its own roles only: the worker neither the HTTP API's (express,
     // tsoa, Swagger UI) nor the operator's Kubernetes client.
