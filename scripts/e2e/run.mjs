@@ -121,7 +121,9 @@ function previousRelease() {
   try {
     commit = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${wanted}^{commit}`], { encoding: 'utf8' }).trim();
   } catch {
-    throw new Error(`E2E_PREVIOUS_REF=${ref}: ${wanted} is no commit of this clone (a shallow clone? fetch its history, or set E2E_PREVIOUS_REF=none to skip the upgrade checks)`);
+    throw new Error(
+      `E2E_PREVIOUS_REF=${ref}: ${wanted} is no commit of this clone (a shallow clone? fetch its history, or set E2E_PREVIOUS_REF=none to skip the upgrade checks)`,
+    );
   }
   const tree = join(projectCacheDir, 'previous', commit);
   if (!existsSync(join(tree, 'Dockerfile'))) {
