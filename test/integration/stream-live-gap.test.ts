@@ -11,6 +11,7 @@ import { importFixture, makeMap } from '../support/factories.js';
 import { moveSystem, openStream, type Frame } from '../support/sse.js';
 import { metricSum, scrape } from '../support/metrics.js';
 import { EventRelay } from '../../src/events/relay.js';
+import { databaseTimeouts } from '../../src/db/pg-options.js';
 import type { EventPublisher } from '../../src/events/transport/types.js';
 import { createLogger } from '../../src/common/log.js';
 
@@ -33,6 +34,8 @@ async function relayPass(publisher: EventPublisher): Promise<number> {
   const relay = new EventRelay({
     databaseUrl: core.db.url,
     sessionUrl: core.db.sessionUrl,
+    // As the api role sets them: per transaction through a pooler (make test-pgbouncer).
+    timeouts: databaseTimeouts(t.config),
     schema: t.config.databaseSchema,
     publisher,
     log: createLogger('silent'),
