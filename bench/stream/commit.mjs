@@ -8,7 +8,7 @@
 // `frame − answer` a lower bound (the answer leaves after the commit).
 import http from 'node:http';
 import path from 'node:path';
-import { freePort, killInput, startChild, toKillInput, waitReady } from '../support.mjs';
+import { distribution, freePort, killInput, startChild, toKillInput, waitReady } from '../support.mjs';
 import { DIST, log, redisUrl, ROOT, SECONDS, sleep } from './settings.mjs';
 
 export const COMMIT_RATE = Number(process.env.BENCH_COMMIT_RATE ?? 500);
@@ -16,11 +16,6 @@ export const COMMIT_RATE = Number(process.env.BENCH_COMMIT_RATE ?? 500);
 const COMMIT_MAPS = 50;
 
 const now = () => performance.timeOrigin + performance.now();
-const percentile = (xs, p) => {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(1);
-};
 
 /** An SSE client that records, per killmail id, when its frame's first byte arrived and the event's ts. */
 function sseClient(url, token, seen) {
@@ -150,6 +145,9 @@ export async function commitRun(ctx) {
     upper.push(s.frame - s.ts);
     lower.push(s.frame - w.answered);
   }
+  const at = distribution(upper);
+  const after = distribution(lower);
+  const ms = (x) => (Number.isFinite(x) ? +x.toFixed(1) : null);
   results[`commit_${COMMIT_RATE}`] = {
     writes: writes.size,
     writesPerSecond: Math.round(writes.size / seconds),
@@ -157,11 +155,11 @@ export async function commitRun(ctx) {
     firstFailure: failures[0],
     framesMissing: missing,
     // Commit → first byte: at most `frame − ts`, at least `frame − answer`.
-    p50: percentile(upper, 50),
-    p99: percentile(upper, 99),
-    max: percentile(upper, 100),
-    p50AfterAnswer: percentile(lower, 50),
-    p99AfterAnswer: percentile(lower, 99),
+    p50: ms(at.p50),
+    p99: ms(at.p99),
+    max: ms(at.max),
+    p50AfterAnswer: ms(after.p50),
+    p99AfterAnswer: ms(after.p99),
   };
   log(`commit → first byte at ${COMMIT_RATE} writes/s: ${JSON.stringify(results[`commit_${COMMIT_RATE}`])}`);
   await api.stop();
