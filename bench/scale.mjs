@@ -29,8 +29,11 @@
 //   BENCH_OTHER_RATE       events/s of the isolation run    8000
 //   BENCH_OTHER_MAPS       maps they go to                  1000
 //   BENCH_SECONDS          seconds measured per run         15
+//   BENCH_SETTLE_SECONDS   seconds the isolated process's connections are open before its window   5
 //   BENCH_MAX_SECONDS      the whole bench is ended after   900
 //   BENCH_DIST=dir         build output to benchmark (default dist/)
+//   BENCH_CPU_PROF=dir     run the stream processes with --cpu-prof into dir (one profile per process,
+//                          written when it stops); BENCH_PROCESSES=0 runs the isolation run alone
 //   BENCH_REDIS_URL        a single Redis server to use instead of the cluster (checking the bench itself)
 // A quick check that it runs: BENCH_MAPS=8 BENCH_CLIENTS_PER_MAP=2 BENCH_RATE=50 BENCH_OTHER_RATE=100
 // BENCH_OTHER_MAPS=20 BENCH_SECONDS=2 BENCH_PROCESSES=1,2 make bench-scale

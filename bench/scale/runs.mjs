@@ -4,8 +4,11 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { freePort, procCpu, startChild, waitReady } from '../support.mjs';
 import { load } from '../stream/load.mjs';
-import { CLIENTS_PER_MAP, DIST, log, OTHER_MAPS, OTHER_RATE, PARTITIONS, PROCESS_CPU, rateOf, ROOT, SECONDS, sleep } from './settings.mjs';
+import { CLIENTS_PER_MAP, DIST, log, OTHER_MAPS, OTHER_RATE, PARTITIONS, SETTLE_SECONDS, PROCESS_CPU, rateOf, ROOT, SECONDS, sleep } from './settings.mjs';
 import { limitCpu } from './cpu-limit.mjs';
+
+/** BENCH_CPU_PROF=dir: each stream process writes a CPU profile into dir when it stops. */
+const profileArgs = () => (process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : []);
 
 /** Starts `n` stream processes (`node dist/cli.js serve --roles stream`) on the cluster. */
 async function startStreams(ctx, n) {
@@ -26,7 +29,7 @@ async function startStreams(ctx, n) {
     const opsPort = await distinctPort();
     const srv = startChild(
       `stream-${i}`,
-      [path.join(DIST, 'cli.js'), 'serve', '--roles', 'stream'],
+      [...profileArgs(), path.join(DIST, 'cli.js'), 'serve', '--roles', 'stream'],
       {
         PATH: process.env.PATH ?? '',
         ...ctx.env,
@@ -192,8 +195,10 @@ export async function isolationRun(ctx) {
   const [srv] = await startStreams(ctx, 1);
   try {
     const served = ctx.maps[0];
-    const clients = await openClients([srv], [[served]], (SECONDS + 20) * 1000);
-    await sleep(1000);
+    const clients = await openClients([srv], [[served]], (SECONDS + SETTLE_SECONDS + 20) * 1000);
+    // What opening the connections costs (their presence frames, the first queries' pool connections,
+    // code still being compiled) is spent before the measured window, which holds the steady cost.
+    await sleep(SETTLE_SECONDS * 1000);
     const others = Array.from({ length: OTHER_MAPS }, () => randomUUID());
     const othersSet = new Set(others);
     const before = await counters(srv);

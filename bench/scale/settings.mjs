@@ -25,6 +25,8 @@ export const PROCESSES = (process.env.BENCH_PROCESSES || '1,2,4')
 export const OTHER_RATE = int('BENCH_OTHER_RATE', 8000);
 export const OTHER_MAPS = int('BENCH_OTHER_MAPS', 1000);
 export const SECONDS = int('BENCH_SECONDS', 15);
+/** Seconds between the isolated process's connections opening and its measured window. */
+export const SETTLE_SECONDS = int('BENCH_SETTLE_SECONDS', 5);
 export const MAX_SECONDS = int('BENCH_MAX_SECONDS', 900);
 /** Partition streams of the product's transport (EVENTS_PARTITIONS of every process). */
 export const PARTITIONS = 16;
