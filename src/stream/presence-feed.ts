@@ -1,7 +1,7 @@
 /**
  * The `presence_changed` frames of a stream process (docs/api.md, "Presence"): once a second it takes
- * the maps whose connections changed (here, or on any process through Redis: src/stream/presence.ts)
- * among the maps it has connections of, reads each one's presence, and writes it to the map's
+ * the maps whose connections changed (here, or on any process through Redis: src/stream/presence.ts,
+ * the sets of the partitions of its maps only) among the maps it has connections of, reads each one's presence, and writes it to the map's
  * connections when it differs from what they were last sent; a connection that has had none yet gets
  * the current one at the first tick after it opened. So a connection gets at most one presence frame
  * a second, and none while nothing changes. The frame has no `id:` line: it never moves the client's
@@ -10,6 +10,7 @@
 import type { Db } from '../db/db.js';
 import type { Logger } from '../common/log.js';
 import type { Redis } from '../redis/redis.js';
+import { partitionOf } from '../events/transport/keys.js';
 import { markPresenceChanged, presenceChangedSince, presenceDto, type PresenceSource } from './presence.js';
 
 /** A connection as the feed sees it. */
@@ -35,6 +36,8 @@ export class PresenceFeed {
   private dirty = new Set<string>();
   private since = Date.now();
   private running = false;
+  /** The partition of each map with connections here (a hash each, computed once). */
+  private readonly partitionOfMap = new Map<string, number>();
 
   constructor(
     private readonly o: {
@@ -43,6 +46,8 @@ export class PresenceFeed {
       db: Db;
       redis?: Redis;
       prefix: string;
+      /** EVENTS_PARTITIONS: the changes of a map are kept in its partition's set. */
+      partitions: number;
       log: Logger;
     },
   ) {}
@@ -50,7 +55,7 @@ export class PresenceFeed {
   /** A connection of the map was admitted or released by this process. */
   changed(mapId: string): void {
     this.dirty.add(mapId);
-    if (this.o.redis) void markPresenceChanged(this.o.redis, this.o.prefix, mapId).catch(() => undefined);
+    if (this.o.redis) void markPresenceChanged(this.o.redis, this.o.prefix, this.o.partitions, mapId).catch(() => undefined);
   }
 
   start(periodMs = 1_000): void {
@@ -61,6 +66,12 @@ export class PresenceFeed {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  private partitionOf(mapId: string): number {
+    let n = this.partitionOfMap.get(mapId);
+    if (n === undefined) this.partitionOfMap.set(mapId, (n = partitionOf(mapId, this.o.partitions)));
+    return n;
   }
 
   /** One round: what changed, read and written. */
@@ -76,6 +87,7 @@ export class PresenceFeed {
         byMap.set(s.mapId, list);
       }
       for (const mapId of this.lastSent.keys()) if (!byMap.has(mapId)) this.lastSent.delete(mapId);
+      for (const mapId of this.partitionOfMap.keys()) if (!byMap.has(mapId)) this.partitionOfMap.delete(mapId);
       const changed = this.dirty;
       this.dirty = new Set();
       // No connection here: nothing to tell anyone, and nothing read.
@@ -86,7 +98,9 @@ export class PresenceFeed {
       if (this.o.redis) {
         const from = this.since - CLOCK_SLACK_MS;
         this.since = Date.now();
-        for (const mapId of await presenceChangedSince(this.o.redis, this.o.prefix, from)) changed.add(mapId);
+        const partitions = new Set<number>();
+        for (const mapId of byMap.keys()) partitions.add(this.partitionOf(mapId));
+        for (const mapId of await presenceChangedSince(this.o.redis, this.o.prefix, partitions, from)) changed.add(mapId);
       }
       for (const [mapId, sinks] of byMap) {
         const fresh = sinks.filter((s) => !this.greeted.has(s));

@@ -7,10 +7,13 @@
  * true as soon as those return; a process that dies without releasing is counted until its caps
  * entry expires (the lease time, 25 s by default).
  *
- * Changes reach the stream processes through one sorted set of the maps whose connections changed
- * (`<prefix>presence:changes`, one key: no other key is touched with it), which each process reads
- * once a second: the `presence_changed` frames cost Redis one command per process per second, however
- * many connections are idle, plus one per connect or disconnect.
+ * Changes reach the stream processes through sorted sets of the maps whose connections changed, one
+ * per event partition (`<prefix>{p:<n>}:presence`, n the map's partition of EVENTS_PARTITIONS, so on a
+ * Redis Cluster they spread over the slots as the partitions' event streams do, and no one key is
+ * written at every connect of every process). Each process reads, once a second, the sets of the
+ * partitions of the maps it holds connections of: the `presence_changed` frames cost Redis at most one
+ * command per partition per process per second, however many connections are idle, plus one per
+ * connect or disconnect.
  */
 import type { Db } from '../db/db.js';
 import type { Redis } from '../redis/redis.js';
@@ -18,6 +21,7 @@ import type { MapKeyPrincipal } from '../http/principal.js';
 import { MapAccess } from '../maps/map-access.js';
 import { MapKeyRepository } from '../auth/map-key.repository.js';
 import { capKeys } from './stream-caps.redis.js';
+import { partitionOf } from '../events/transport/keys.js';
 import { PRESENCE, PRESENCE_CHANGES } from './stream-caps.scripts.js';
 
 /** Connections per API key id. */
@@ -52,26 +56,33 @@ export class RedisPresence implements PresenceSource {
   }
 }
 
-/** The key of the maps whose connections changed lately. */
-export function presenceChangesKey(prefix: string): string {
-  return `${prefix}presence:changes`;
+/** The key of the maps of partition `partition` whose connections changed lately. */
+export function presenceChangesKey(prefix: string, partition: number): string {
+  return `${prefix}{p:${partition}}:presence`;
 }
 
-/** How long a change stays in the sorted set (readers read it once a second). */
+/** How long a change stays in a sorted set (readers read it once a second). */
 const CHANGES_KEEP_MS = 60_000;
 
 /** Marks a map's connections changed (after an admission or a release), for every process to see. */
-export async function markPresenceChanged(redis: Redis, prefix: string, mapId: string): Promise<void> {
-  await redis.zAdd(presenceChangesKey(prefix), { score: Date.now(), value: mapId });
+export async function markPresenceChanged(redis: Redis, prefix: string, partitions: number, mapId: string): Promise<void> {
+  await redis.zAdd(presenceChangesKey(prefix, partitionOf(mapId, partitions)), { score: Date.now(), value: mapId });
 }
 
-/** The maps whose connections changed at or after `since` (ms since the epoch); drops older entries. */
-export async function presenceChangedSince(redis: Redis, prefix: string, since: number): Promise<string[]> {
+/**
+ * The maps of the given partitions whose connections changed at or after `since` (ms since the epoch);
+ * drops older entries. One script per partition, on the partition's slot, all sent at once.
+ */
+export async function presenceChangedSince(redis: Redis, prefix: string, partitions: Iterable<number>, since: number): Promise<string[]> {
   const now = Date.now();
-  return (await redis.eval(PRESENCE_CHANGES, {
-    keys: [presenceChangesKey(prefix)],
-    arguments: [String(now), String(since), String(CHANGES_KEEP_MS)],
-  })) as string[];
+  const read = [...partitions].map(
+    (n) =>
+      redis.eval(PRESENCE_CHANGES, {
+        keys: [presenceChangesKey(prefix, n)],
+        arguments: [String(now), String(since), String(CHANGES_KEEP_MS)],
+      }) as Promise<string[]>,
+  );
+  return (await Promise.all(read)).flat();
 }
 
 /** Without Redis, one process is the whole deployment: its stream role's caps are the presence its API reads. */

@@ -127,7 +127,15 @@ export const streamRole: Role<StreamHandle> = {
       onPresence: (mapId) => presence.changed(mapId),
     });
     late.service = service;
-    const presence = new PresenceFeed({ open: service.open, source: presenceSource, db, redis, prefix: config.redisKeyPrefix, log: capsLog });
+    const presence = new PresenceFeed({
+      open: service.open,
+      source: presenceSource,
+      db,
+      redis,
+      prefix: config.redisKeyPrefix,
+      partitions: config.eventsPartitions,
+      log: capsLog,
+    });
     presence.start();
     const streams = service;
     // A stream request counts against the same per-minute budgets as the API's requests, once, at

@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '../support/app.js';
 import { makeMap } from '../support/factories.js';
 import { openStream, type SseConnection } from '../support/sse.js';
 import { waitFor } from '../support/wait.js';
+import { partitionOf } from '../../src/events/transport/keys.js';
 
 let a: TestServer;
 let b: TestServer;
@@ -17,7 +18,8 @@ let mapId: string;
 const keys: { id: string; name: string | null; api_key: string; prefix: string }[] = [];
 const open: SseConnection[] = [];
 
-const ENV = { SERVICE_SSE_ENABLED: 'true', SERVICE_RATE_LIMIT_PER_MINUTE: '100000', STREAM_KEEPALIVE_MS: '500' };
+const PARTITIONS = 8;
+const ENV = { SERVICE_SSE_ENABLED: 'true', SERVICE_RATE_LIMIT_PER_MINUTE: '100000', STREAM_KEEPALIVE_MS: '500', EVENTS_PARTITIONS: String(PARTITIONS) };
 
 beforeAll(async () => {
   a = await startTestServer({ redis: true, env: ENV });
@@ -103,6 +105,20 @@ describe('GET /api/maps/{map_id}/presence', () => {
       expect(f.id).toBeUndefined();
       expect(Object.keys(JSON.parse(f.data!) as object)).toEqual(['connections', 'keys']);
     }
+  });
+
+  it("keeps a map's changes in its partition's set (no one key written at every connect of every process)", async () => {
+    const prefix = a.config.redisKeyPrefix;
+    const c = await stream(b, keys[0]!.api_key);
+    const own = `${prefix}{p:${partitionOf(mapId, PARTITIONS)}}:presence`;
+    await waitFor(async () => (await a.platform.redis!.zScore(own, mapId)) !== null, 2_000, "the map in its partition's set");
+    // Only the map's own partition has it, and the single set of every map is gone.
+    for (let n = 0; n < PARTITIONS; n++) {
+      if (`${prefix}{p:${n}}:presence` === own) continue;
+      expect(await a.platform.redis!.zScore(`${prefix}{p:${n}}:presence`, mapId)).toBeNull();
+    }
+    expect(await a.platform.redis!.exists(`${prefix}presence:changes`)).toBe(0);
+    c.close();
   });
 
   it('answers 401 without a key and 404 for another map, as the other map endpoints do', async () => {
