@@ -64,12 +64,26 @@ export class MapKeyRepository {
 
   /** The names of these keys of the map (null for an unnamed key), by id; never their material. Keys of other maps are left out. */
   async namesOf(db: Db, mapId: string, keyIds: readonly string[]): Promise<Map<string, string | null>> {
-    if (keyIds.length === 0) return new Map();
-    const rows = await db.all<{ id: string; name: string | null }>(
-      'select id, name from map_api_keys where map_id = ? and id = any(select jsonb_array_elements_text(?::jsonb)::uuid)',
-      [mapId, JSON.stringify(keyIds)],
+    return (await this.namesOfMaps(db, new Map([[mapId, keyIds]]))).get(mapId) ?? new Map();
+  }
+
+  /** `namesOf` for several maps in one query: per map id, the names of those of its keys that exist. */
+  async namesOfMaps(db: Db, keyIdsByMap: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Map<string, string | null>>> {
+    const out = new Map<string, Map<string, string | null>>();
+    const ids = [...keyIdsByMap.values()].flat();
+    if (ids.length === 0) return out;
+    const rows = await db.all<{ id: string; map_id: string; name: string | null }>(
+      'select id, map_id, name from map_api_keys where id = any(select jsonb_array_elements_text(?::jsonb)::uuid)',
+      [JSON.stringify(ids)],
     );
-    return new Map(rows.map((r) => [r.id, r.name]));
+    for (const r of rows) {
+      // A key of another map than the one it was asked for is not that map's.
+      if (!keyIdsByMap.get(r.map_id)?.includes(r.id)) continue;
+      let names = out.get(r.map_id);
+      if (!names) out.set(r.map_id, (names = new Map()));
+      names.set(r.id, r.name);
+    }
+    return out;
   }
 
   /**

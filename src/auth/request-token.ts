@@ -28,6 +28,11 @@ function memoOf(req: ExRequest): Memo {
   return memo;
 }
 
+/** Drops what was remembered of the request's token (a stream holds its request for as long as it is open). */
+export function forgetRequestToken(req: ExRequest): void {
+  memos.delete(req);
+}
+
 /**
  * The request's `Authorization: Bearer` token and its hash, or undefined when absent or malformed.
  * Parsed and hashed once per request, whoever asks first (rate limiter, 401-before-body, read cache,

@@ -3,6 +3,7 @@ import type { Counter } from 'prom-client';
 import { BEARER_TOKEN_RE, hashToken, safeEqual } from '../common/crypto.js';
 import type { AclKeyPrincipal, MapKeyPrincipal, Principal } from '../http/principal.js';
 import { KeyDirectory } from './key-directory.js';
+import { BoundedCache } from '../common/bounded-cache.js';
 import { MapKeyRepository } from './map-key.repository.js';
 
 const MAP_KEYS = new MapKeyRepository();
@@ -21,35 +22,6 @@ const UNKNOWN_TTL_MS = 30_000;
 /** How long a token that resolved to a key is remembered as one, for the rate limiter (see knownRecently). */
 const KNOWN_TTL_MS = 10 * 60_000;
 const CACHE_MAX = 10_000;
-
-/** A map with a time to live per entry and a size bound: when full, the oldest entry goes first. */
-class BoundedCache<V> {
-  private readonly entries = new Map<string, { value: V; expires: number }>();
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly max: number,
-  ) {}
-
-  get(key: string, now = Date.now()): V | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.expires > now) return hit.value;
-    this.entries.delete(key);
-    return undefined;
-  }
-
-  set(key: string, value: V, now = Date.now()): void {
-    // Re-inserting moves the key to the end, so insertion order stays expiry order.
-    this.entries.delete(key);
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { value, expires: now + this.ttlMs });
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
-}
 
 type KeyPrincipal = MapKeyPrincipal | AclKeyPrincipal;
 

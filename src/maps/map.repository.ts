@@ -1,3 +1,4 @@
+import { BoundedCache } from '../common/bounded-cache.js';
 import type { Db } from '../db/db.js';
 import { NotFoundError } from '../common/errors.js';
 import { UUID_RE } from '../db/sql.js';
@@ -112,5 +113,28 @@ export class MapRefRepository {
    */
   async lock(tx: Db, mapId: string): Promise<void> {
     if (!(await tx.one('select id from maps where id = ? for no key update', [mapId]))) throw new NotFoundError('Map not found', 'map_not_found');
+  }
+}
+
+/**
+ * `byId` answered from a cache for `ttlMs` (maps found only): for the stream's connects, where the
+ * same maps are looked up again and again. A key's map changes rarely; within the time a resolved key
+ * is trusted (src/auth/token.service.ts, 3 s) the stream may see a slug renamed or a map deleted as it
+ * was, as it sees the key (the revocation sweep closes the streams of a deleted map's keys).
+ */
+export class CachedMapRefRepository extends MapRefRepository {
+  private readonly cache: BoundedCache<MapRef>;
+
+  constructor(ttlMs: number, max = 10_000) {
+    super();
+    this.cache = new BoundedCache(ttlMs, max);
+  }
+
+  override async byId(db: Db, id: string): Promise<MapRef | undefined> {
+    const hit = this.cache.get(id);
+    if (hit) return hit;
+    const found = await super.byId(db, id);
+    if (found) this.cache.set(id, found);
+    return found;
   }
 }

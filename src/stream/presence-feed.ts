@@ -11,7 +11,7 @@ import type { Db } from '../db/db.js';
 import type { Logger } from '../common/log.js';
 import type { Redis } from '../redis/redis.js';
 import { partitionOf } from '../events/transport/keys.js';
-import { markPresenceChanged, presenceChangedSince, presenceDto, type PresenceSource } from './presence.js';
+import { markPresenceChanged, presenceChangedSince, presenceDtos, type PresenceSource } from './presence.js';
 
 /** A connection as the feed sees it. */
 export interface PresenceSink {
@@ -19,6 +19,9 @@ export interface PresenceSink {
   readonly compat: boolean;
   write(frame: string): void;
 }
+
+/** How long a change waits to be marked in Redis with the others of the moment. */
+const MARK_BATCH_MS = 50;
 
 /** Changes are read back this far before the last read, for clocks of other processes a little behind. */
 const CLOCK_SLACK_MS = 2_000;
@@ -36,6 +39,9 @@ export class PresenceFeed {
   private dirty = new Set<string>();
   private since = Date.now();
   private running = false;
+  /** Maps changed here not yet marked in Redis, and the timer that marks them. */
+  private readonly marks = new Set<string>();
+  private markTimer: NodeJS.Timeout | undefined;
   /** The partition of each map with connections here (a hash each, computed once). */
   private readonly partitionOfMap = new Map<string, number>();
 
@@ -55,7 +61,18 @@ export class PresenceFeed {
   /** A connection of the map was admitted or released by this process. */
   changed(mapId: string): void {
     this.dirty.add(mapId);
-    if (this.o.redis) void markPresenceChanged(this.o.redis, this.o.prefix, this.o.partitions, mapId).catch(() => undefined);
+    if (!this.o.redis) return;
+    // Marked for the other processes in batches: the maps changed within MARK_BATCH_MS go in one command
+    // per partition (a burst of connects costs Redis a few writes, not one each).
+    this.marks.add(mapId);
+    this.markTimer ??= setTimeout(() => this.flushMarks(), MARK_BATCH_MS);
+  }
+
+  private flushMarks(): void {
+    this.markTimer = undefined;
+    const maps = [...this.marks];
+    this.marks.clear();
+    if (this.o.redis) void markPresenceChanged(this.o.redis, this.o.prefix, this.o.partitions, maps).catch(() => undefined);
   }
 
   start(periodMs = 1_000): void {
@@ -66,6 +83,8 @@ export class PresenceFeed {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    clearTimeout(this.markTimer);
+    this.markTimer = undefined;
   }
 
   private partitionOf(mapId: string): number {
@@ -102,10 +121,18 @@ export class PresenceFeed {
         for (const mapId of byMap.keys()) partitions.add(this.partitionOf(mapId));
         for (const mapId of await presenceChangedSince(this.o.redis, this.o.prefix, partitions, from)) changed.add(mapId);
       }
+      // The maps to tell: their counts read together, their key names in one query.
+      const due = new Map<string, { sinks: PresenceSink[]; fresh: PresenceSink[] }>();
       for (const [mapId, sinks] of byMap) {
         const fresh = sinks.filter((s) => !this.greeted.has(s));
-        if (!changed.has(mapId) && fresh.length === 0) continue;
-        const text = JSON.stringify(await presenceDto(this.o.db, mapId, await this.o.source.counts(mapId)));
+        if (changed.has(mapId) || fresh.length > 0) due.set(mapId, { sinks, fresh });
+      }
+      if (due.size === 0) return;
+      const ids = [...due.keys()];
+      const counts = await Promise.all(ids.map((mapId) => this.o.source.counts(mapId)));
+      const dtos = await presenceDtos(this.o.db, new Map(ids.map((mapId, i) => [mapId, counts[i]!])));
+      for (const [mapId, { sinks, fresh }] of due) {
+        const text = JSON.stringify(dtos.get(mapId));
         const everyone = this.lastSent.get(mapId) !== text;
         this.lastSent.set(mapId, text);
         const frame = presenceFrame(text);

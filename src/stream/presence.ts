@@ -64,9 +64,17 @@ export function presenceChangesKey(prefix: string, partition: number): string {
 /** How long a change stays in a sorted set (readers read it once a second). */
 const CHANGES_KEEP_MS = 60_000;
 
-/** Marks a map's connections changed (after an admission or a release), for every process to see. */
-export async function markPresenceChanged(redis: Redis, prefix: string, partitions: number, mapId: string): Promise<void> {
-  await redis.zAdd(presenceChangesKey(prefix, partitionOf(mapId, partitions)), { score: Date.now(), value: mapId });
+/** Marks maps' connections changed (after admissions or releases), for every process to see: one command per partition. */
+export async function markPresenceChanged(redis: Redis, prefix: string, partitions: number, mapIds: Iterable<string>): Promise<void> {
+  const now = Date.now();
+  const byPartition = new Map<number, { score: number; value: string }[]>();
+  for (const mapId of mapIds) {
+    const n = partitionOf(mapId, partitions);
+    const members = byPartition.get(n) ?? [];
+    members.push({ score: now, value: mapId });
+    byPartition.set(n, members);
+  }
+  await Promise.all([...byPartition].map(([n, members]) => redis.zAdd(presenceChangesKey(prefix, n), members)));
 }
 
 /**
@@ -100,12 +108,23 @@ const KEYS = new MapKeyRepository();
 
 /** Counts as the DTO: key names from the map's keys (a key deleted meanwhile is left out). */
 export async function presenceDto(db: Db, mapId: string, counts: PresenceCounts): Promise<PresenceDto> {
-  const names = await KEYS.namesOf(db, mapId, [...counts.keys()]);
-  const keys = [...names]
-    .map(([id, name]) => ({ key_id: id, name, connections: counts.get(id) ?? 0 }))
-    .filter((k) => k.connections > 0)
-    .sort((a, b) => b.connections - a.connections || a.key_id.localeCompare(b.key_id));
-  return { connections: keys.reduce((n, k) => n + k.connections, 0), keys };
+  return (await presenceDtos(db, new Map([[mapId, counts]]))).get(mapId)!;
+}
+
+/** `presenceDto` of several maps, their key names read in one query. */
+export async function presenceDtos(db: Db, countsByMap: ReadonlyMap<string, PresenceCounts>): Promise<Map<string, PresenceDto>> {
+  const keyIds = new Map<string, string[]>();
+  for (const [mapId, counts] of countsByMap) keyIds.set(mapId, [...counts.keys()]);
+  const namesByMap = await KEYS.namesOfMaps(db, keyIds);
+  const out = new Map<string, PresenceDto>();
+  for (const [mapId, counts] of countsByMap) {
+    const keys = [...(namesByMap.get(mapId) ?? [])]
+      .map(([id, name]) => ({ key_id: id, name, connections: counts.get(id) ?? 0 }))
+      .filter((k) => k.connections > 0)
+      .sort((a, b) => b.connections - a.connections || a.key_id.localeCompare(b.key_id));
+    out.set(mapId, { connections: keys.reduce((n, k) => n + k.connections, 0), keys });
+  }
+  return out;
 }
 
 /** GET /api/maps/{map_id}/presence. */

@@ -93,6 +93,15 @@ export class StreamHub {
   private readonly members = new Map<StreamSink, Member>();
   /** Members with pending frames, in the order they got their first one. */
   private dirty: Member[] = [];
+  /**
+   * The newest event id of each watched map as far as this hub knows (null: the map has none), for the
+   * `connected` frames of further connections without a read: set from a read made while the map was
+   * watched, or by a live event of the map (a map's live events come in order), dropped with the map's last connection and at a
+   * resync (the tail may have missed events of the map).
+   */
+  private readonly newest = new Map<string, string | null>();
+  /** Counts resyncs: a read that began before one is not kept. */
+  private resyncs = 0;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -145,6 +154,24 @@ export class StreamHub {
       this.byMap.set(sink.mapId, set);
     }
     set.add(member);
+  }
+
+  /**
+   * The newest event id of a watched map (null: none), from what this hub knows, or read once with
+   * `read` (the hot history, else the event log) and known from then on.
+   */
+  async newestOf(mapId: string, read: () => Promise<string | null>): Promise<string | null> {
+    const known = this.newest.get(mapId);
+    if (known !== undefined) return known;
+    const epoch = this.resyncs;
+    const id = await read();
+    // Kept while the map is still watched and no resync came meanwhile; a live event since moved it on.
+    if (this.byMap.has(mapId) && this.resyncs === epoch) {
+      const now = this.newest.get(mapId);
+      if (now === undefined || (id !== null && (now === null || id > now))) this.newest.set(mapId, id);
+      return this.newest.get(mapId)!;
+    }
+    return id;
   }
 
   /** Resolves once the connection's map is watched; rejects when the tail could not watch it. */
@@ -219,7 +246,10 @@ export class StreamHub {
     void m.watched.then((ok) => ok && this.tail.unwatch(sink.mapId));
     const set = this.byMap.get(sink.mapId);
     set?.delete(m);
-    if (set && set.size === 0) this.byMap.delete(sink.mapId);
+    if (set && set.size === 0) {
+      this.byMap.delete(sink.mapId);
+      this.newest.delete(sink.mapId);
+    }
   }
 
   /**
@@ -236,6 +266,9 @@ export class StreamHub {
   private deliver(e: EventEnvelope, prev?: PrevId): void {
     const set = this.byMap.get(e.map_id);
     if (!set) return;
+    // A map's live events come in order: the last one is its newest (a read racing it keeps the later).
+    const newest = this.newest.get(e.map_id);
+    if (newest == null || e.id > newest) this.newest.set(e.map_id, e.id);
     // Built at most once per profile, whatever the number of connections.
     let plain: SharedFrame | undefined;
     let compat: SharedFrame | undefined;
@@ -306,6 +339,9 @@ export class StreamHub {
   /** The tail may have missed events of `mapId` (of every map when absent). */
   private resyncAll(mapId?: string): void {
     this.flush();
+    this.resyncs++;
+    if (mapId === undefined) this.newest.clear();
+    else this.newest.delete(mapId);
     const members = mapId === undefined ? this.members.values() : (this.byMap.get(mapId) ?? new Set<Member>()).values();
     for (const m of members) {
       if (m.queue !== null) {

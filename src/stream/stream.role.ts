@@ -7,6 +7,7 @@ import express from 'express';
 import { TokenService } from '../auth/token.service.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';
 import { MapAccess } from '../maps/map-access.js';
+import { CachedMapRefRepository } from '../maps/map.repository.js';
 import { EventLogService } from '../maps/event-log/event-log.service.js';
 import type { Redis } from '../redis/redis.js';
 import { RedisEventHistory } from '../events/transport/redis.js';
@@ -34,6 +35,9 @@ function boundedHistory(h: EventHistory): EventHistory {
     range: (mapId, afterId, count) => withDeadline(h.range(mapId, afterId, count), HISTORY_DEADLINE_MS, 'event history read'),
   };
 }
+
+/** How long a connect's map lookup is reused (the token service trusts a resolved key as long). */
+const MAP_CACHE_MS = 3_000;
 
 /** How often open streams are checked against revoked keys (a revocation closes them within about this long). */
 const REVOCATION_SWEEP_MS = 2_000;
@@ -115,7 +119,8 @@ export const streamRole: Role<StreamHandle> = {
       config,
       log: log.child({ component: 'stream' }),
       tokens,
-      access: new MapAccess(db),
+      // A connect's map from a cache trusted as long as the key's resolution is (3 s): no query per connect.
+      access: new MapAccess(db, new CachedMapRefRepository(MAP_CACHE_MS)),
       history,
       eventLog: new EventLogService(db),
       backfillBudget: budget,

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, BadRequestError, errorBody, ForbiddenError, toAppError } from '../common/errors.js';
 import { TokenService } from '../auth/token.service.js';
 import { tokenRefused } from '../auth/token-refusal.js';
+import { forgetRequestToken } from '../auth/request-token.js';
 import type { MapKeyPrincipal } from '../http/principal.js';
 import type { MapAccess } from '../maps/map-access.js';
 import { parseEventId } from '../events/envelope.js';
@@ -222,8 +223,14 @@ export class StreamService {
     // A replay waits for the client to take what it was sent; one taking nothing for this long is a slow consumer.
     const stallMs = 2 * config.streamKeepaliveMs;
     res.writeHead(200, { ...STREAM_HEADERS, connection: 'keep-alive' });
-    res.flushHeaders();
     req.socket.setNoDelay(true);
+    // The headers, `retry:` and `connected` leave in one write (corked until `connected` is written):
+    // one segment for the client to read, one write for the kernel. The headers are written on their
+    // own (then joined in that write): node:http keeps its header string for the life of the response,
+    // and a header string written alone is flattened in place, where one sent with the first frame stays
+    // the tree of pieces it was built from (about 1.4 KB a connection).
+    res.socket?.cork();
+    res.flushHeaders();
     // Live frames go straight to the socket, already framed: their bytes are encoded once for every
     // connection (with the chunk framing node:http would add, or none on a response without chunked
     // transfer coding), instead of node:http encoding and framing each write anew. The headers are
@@ -296,6 +303,7 @@ export class StreamService {
         .then(() => this.d.onPresence?.(s.mapId));
     };
     res.on('close', finish);
+    shed(req);
     this.open.add(sink);
     metrics.clients.inc();
     // Gone between the admission and here: 'close' has been emitted already and will not come again.
@@ -305,12 +313,17 @@ export class StreamService {
     }
     hub.join(sink, s.lastId);
     void (async () => {
-      sink.write(retryFrame(config.streamRetryMs));
-      await hub.watching(sink);
-      // The hot history may hold nothing of a map that has events (a process or Redis restarted since):
-      // then the event log says which is the newest.
-      const latest = (await this.d.history.lastId(s.mapId)) ?? (await this.d.eventLog.newestId(s.mapId));
-      sink.write(connectedFrame(s.mapId, latest));
+      let latest: string | null;
+      try {
+        sink.write(retryFrame(config.streamRetryMs));
+        await hub.watching(sink);
+        // Known to the hub once one connection of the map has read it, else read: the hot history may hold
+        // nothing of a map that has events (a process or Redis restarted since): then the event log says.
+        latest = await hub.newestOf(s.mapId, async () => (await this.d.history.lastId(s.mapId)) ?? (await this.d.eventLog.newestId(s.mapId)));
+        sink.write(connectedFrame(s.mapId, latest));
+      } finally {
+        socket?.uncork();
+      }
       if (s.lastId || s.fromStart) await this.replay(sink, s.lastId);
       // A new client's position is the last id it was told of: a resync replays from there.
       else if (latest) hub.sent(sink, latest);
@@ -392,6 +405,19 @@ export class StreamService {
     res.end(JSON.stringify(errorBody(e)));
   }
 }
+
+/**
+ * Lets go of what the request's way in left on it (the router's state, the parsed URL and query, the rate
+ * limit's figures, the remembered token and its hash): a stream keeps its request for as long as it is
+ * open, thousands of them at once, and needs none of it.
+ */
+function shed(req: http.IncomingMessage): void {
+  forgetRequestToken(req as never);
+  const r = req as unknown as Record<string, unknown>;
+  for (const k of SHED) if (Object.hasOwn(r, k)) r[k] = undefined;
+}
+
+const SHED = ['next', 'params', 'query', 'route', '_parsedUrl', '_parsedOriginalUrl', 'rateLimit', 'baseUrl', 'originalUrl'] as const;
 
 function headerValue(h: string | string[] | undefined): string | undefined {
   return Array.isArray(h) ? h[0] : h;
