@@ -181,6 +181,13 @@ export const SETTINGS: readonly Setting[] = [
     unit: 'bytes',
   },
   {
+    name: 'STREAM_HEAP_GROWTH_PERCENT',
+    meaning:
+      "How far a process running the stream role lets its JavaScript heap grow past what was live after a full collection before the next one (V8's `--heap-growing-percent`); 0 leaves V8's own factor (up to 4 ×). Stream connections live long: a low factor keeps what a burst of connects leaves behind near what the connections hold",
+    default: '20',
+    unit: 'percent',
+  },
+  {
     name: 'STREAM_MAX_BUFFER_BYTES',
     meaning: 'A stream client whose unsent bytes pass this is disconnected (it resumes with its last id)',
     default: '1048576',

@@ -54,6 +54,8 @@ export interface Config {
   streamBackfillMax: number;
   streamMaxBufferBytes: number;
   streamBackfillBudgetBytes: number;
+  /** V8's --heap-growing-percent for a process running the stream role (0: V8's own). */
+  streamHeapGrowthPercent: number;
   webhooksEnabled: boolean;
   webhooksAllowInsecureUrls: boolean;
   webhookTimeoutMs: number;
@@ -259,6 +261,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamBackfillMax: int('STREAM_BACKFILL_MAX', 1, 10_000_000),
     streamMaxBufferBytes: int('STREAM_MAX_BUFFER_BYTES', 1024, 1024 * 1024 * 1024),
     streamBackfillBudgetBytes: int('STREAM_BACKFILL_BUDGET_BYTES', 65_536, 16 * 1024 * 1024 * 1024),
+    streamHeapGrowthPercent: int('STREAM_HEAP_GROWTH_PERCENT', 0, 1000),
     webhooksEnabled: bool('SERVICE_WEBHOOKS_ENABLED'),
     webhooksAllowInsecureUrls: bool('SERVICE_WEBHOOKS_ALLOW_INSECURE_URLS'),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 100, 600_000),

@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import type { Core } from '../core/core.js';
 import type { Role, RoleHandle } from '../core/role.js';
 import { ROLE_INFO } from '../core/role-catalog.js';
@@ -59,6 +60,8 @@ export const streamRole: Role<StreamHandle> = {
   ...ROLE_INFO.stream,
   async start(core: Core): Promise<StreamHandle> {
     const { config, log } = core;
+    // Set while the process runs (V8 reads it at each full collection): see STREAM_HEAP_GROWTH_PERCENT.
+    if (config.streamHeapGrowthPercent > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.streamHeapGrowthPercent}`);
     const db = dbOf(core.db.orm);
     const tokens = new TokenService(db, core.secrets.adminToken, core.metrics.tokenLookups);
     // The hub and the service refer to each other (the hub's resync replays through the service), and
