@@ -27,6 +27,7 @@
 //   BENCH_CPU_PROF=dir   run the product with --cpu-prof into dir (written when it stops)
 //   BENCH_DIST=dir       build output to benchmark (default dist/; e.g. a copy built from another commit, to compare)
 //   BENCH_NODE_ARGS      more node flags for the product, e.g. "--trace-gc" (its output goes to stdout)
+//   BENCH_PRODUCT_ENV    more settings of the product as JSON, e.g. '{"STREAM_HEAP_GROWTH_PERCENT":"0"}'
 //   BENCH_STREAM_NODE_OPTIONS  NODE_OPTIONS of the product (default: the chart's stream.nodeOptions,
 //                        --max-semi-space-size=1, as a stream pod runs; '' = Node's defaults)
 import { randomBytes } from 'node:crypto';

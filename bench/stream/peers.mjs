@@ -40,6 +40,8 @@ export async function startProduct(ctx) {
       PORT: String(productPort),
       HOST: '127.0.0.1',
       OPS_PORT: '0',
+      // More settings of the product, e.g. BENCH_PRODUCT_ENV='{"STREAM_HEAP_GROWTH_PERCENT":"0"}'.
+      ...JSON.parse(process.env.BENCH_PRODUCT_ENV || '{}'),
     },
     { cwd: ROOT, port: productPort },
   );

@@ -20,6 +20,9 @@ export interface PresenceSink {
   write(frame: string): void;
 }
 
+/** Presence frames written in one turn of the event loop before it turns (a socket write each). */
+const WRITES_PER_TURN = 200;
+
 /** How long a change waits to be marked in Redis with the others of the moment. */
 const MARK_BATCH_MS = 50;
 
@@ -131,12 +134,17 @@ export class PresenceFeed {
       const ids = [...due.keys()];
       const counts = await Promise.all(ids.map((mapId) => this.o.source.counts(mapId)));
       const dtos = await presenceDtos(this.o.db, new Map(ids.map((mapId, i) => [mapId, counts[i]!])));
+      let written = 0;
       for (const [mapId, { sinks, fresh }] of due) {
         const text = JSON.stringify(dtos.get(mapId));
         const everyone = this.lastSent.get(mapId) !== text;
         this.lastSent.set(mapId, text);
         const frame = presenceFrame(text);
-        for (const s of everyone ? sinks : fresh) s.write(frame);
+        for (const s of everyone ? sinks : fresh) {
+          s.write(frame);
+          // Live events are not held up behind thousands of these writes: the loop lets them through.
+          if (++written % WRITES_PER_TURN === 0) await new Promise((r) => setImmediate(r));
+        }
         for (const s of sinks) this.greeted.add(s);
       }
     } catch (err) {
