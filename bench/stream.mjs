@@ -35,7 +35,7 @@ import os from 'node:os';
 import { createClient } from 'redis';
 import { monotonicFactory } from 'ulid';
 import { startBaseline, startCentrifugo, startProduct } from './stream/peers.mjs';
-import { commitRun } from './stream/commit.mjs';
+import { COMMIT_MAPS, COMMIT_RATE, commitRun } from './stream/commit.mjs';
 import { fanoutRuns, idleRuns, report } from './stream/runs.mjs';
 import { databaseUrl, dist, log, MAPS, PEERS, redisUrl, sleep } from './stream/settings.mjs';
 import { deleteKeys, recreateDatabase, seedSolarSystem } from './support.mjs';
@@ -67,8 +67,15 @@ try {
     const created = await services.admin.createMap({ slug: `bench-stream-${i}`, name: `Stream ${i}`, owner_eve_id: '2119900001' });
     maps.push({ id: created.map.id, key: created.api_key.api_key });
   }
+  // The commit phase's maps: none of the fan-out's (bench/stream/commit.mjs).
+  const commitMaps = [];
+  if (COMMIT_RATE > 0)
+    for (let i = 0; i < COMMIT_MAPS; i++) {
+      const created = await services.admin.createMap({ slug: `bench-stream-commit-${i}`, name: `Commit ${i}`, owner_eve_id: '2119900001' });
+      commitMaps.push({ id: created.map.id, key: created.api_key.api_key });
+    }
   await core.close();
-  log(`seeded ${MAPS} maps`);
+  log(`seeded ${MAPS} maps (+ ${commitMaps.length} for the commit phase)`);
 
   const redis = createClient({ url: redisUrl });
   await redis.connect();
@@ -76,7 +83,7 @@ try {
     await deleteKeys(redis, prefix);
     await redis.close();
   });
-  Object.assign(ctx, { env, prefix, redis, maps, nextId: monotonicFactory() });
+  Object.assign(ctx, { env, prefix, redis, maps, commitMaps, nextId: monotonicFactory() });
   if (PEERS.includes('product')) await startProduct(ctx);
   if (PEERS.includes('baseline')) await startBaseline(ctx);
   ctx.centrifugoNote = PEERS.includes('centrifugo') ? await startCentrifugo(ctx) : 'baseline (b) not selected (BENCH_PEERS)';

@@ -13,7 +13,7 @@ import { DIST, log, redisUrl, ROOT, SECONDS, sleep } from './settings.mjs';
 
 export const COMMIT_RATE = Number(process.env.BENCH_COMMIT_RATE ?? 500);
 /** Maps the writes spread over (one SSE client each). */
-const COMMIT_MAPS = 50;
+export const COMMIT_MAPS = 50;
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -101,7 +101,9 @@ export async function commitRun(ctx) {
   );
   closers.push(() => api.stop());
   await waitReady(api, `${api.url}/api/maps/${maps[0].id}/kills`, 60_000, (r) => r.status === 401 || r.status === 405);
-  const targets = maps.slice(0, COMMIT_MAPS);
+  // Maps of their own (seeded after the fan-out's): the fan-out runs publish synthetic events straight
+  // into their maps' Redis streams, ids the event log never had, which a connection would start after.
+  const targets = ctx.commitMaps ?? maps.slice(0, COMMIT_MAPS);
   const stream = ctx.peers.get('product').srv.url;
   const seen = new Map();
   const closeClients = await Promise.all(targets.map((m) => sseClient(`${stream}/api/maps/${m.id}/events/stream`, m.key, seen)));
