@@ -23,6 +23,9 @@ import { matchesSystems, parseSystemFilter, type SystemFilter } from '../events/
 import { backfill, type BackfillBudget, type EventLogReader } from './backfill.js';
 import { connectedFrame, eventFrame, KEEPALIVE_FRAME, resetFrame, retryFrame, SharedFrame } from './sse-frames.js';
 import type { StreamHub, StreamSink } from './stream-hub.js';
+import { openSink, type OpenStream } from './stream-sink.js';
+
+export type { OpenStream } from './stream-sink.js';
 import type { StreamCaps } from './stream-caps.js';
 import type { StreamMetrics } from './stream.metrics.js';
 
@@ -44,19 +47,6 @@ export interface StreamDeps {
   http: Pick<Metrics, 'httpRequests' | 'httpDuration'>;
   /** A connection of the map was admitted or released (the presence feed: src/stream/presence-feed.ts). */
   onPresence?: (mapId: string) => void;
-}
-
-/** An open stream: the sink the hub writes to, with what the role needs to manage it. */
-export interface OpenStream extends StreamSink {
-  readonly principal: MapKeyPrincipal;
-  readonly token: string;
-  /** When a frame was last written (keepalives fill the silences). */
-  readonly lastWrite: number;
-  /**
-   * Resolves true when more may be written: at once while the socket takes what it is given, else when
-   * it has drained. False when the connection is gone, or closed for taking nothing for the stall time.
-   */
-  room(): Promise<boolean>;
 }
 
 /** The connection ended while its replay was written: the replay stops, nothing to report. */
@@ -229,71 +219,12 @@ export class StreamService {
     // own (then joined in that write): node:http keeps its header string for the life of the response,
     // and a header string written alone is flattened in place, where one sent with the first frame stays
     // the tree of pieces it was built from (about 1.4 KB a connection).
-    res.socket?.cork();
-    res.flushHeaders();
-    // Live frames go straight to the socket, already framed: their bytes are encoded once for every
-    // connection (with the chunk framing node:http would add, or none on a response without chunked
-    // transfer coding), instead of node:http encoding and framing each write anew. The headers are
-    // sent, and nothing else writes to this socket, so the bytes stay in order with res.write's.
     const socket = res.socket;
-    const chunked = (res as unknown as { chunkedEncoding?: boolean }).chunkedEncoding === true;
-    let ended = false;
-    const sink: OpenStream & { lastWrite: number } = {
-      mapId: s.mapId,
-      filter: s.filter,
-      systems: s.systems,
-      compat: s.compat,
-      principal: s.principal,
-      token: s.token,
-      lastWrite: Date.now(),
-      write(frame) {
-        if (ended) return;
-        sink.lastWrite = Date.now();
-        res.write(frame);
-      },
-      send(frames) {
-        if (ended) return;
-        sink.lastWrite = Date.now();
-        if (!socket || socket.destroyed) {
-          for (const f of frames) res.write(f.text);
-        } else if (frames.length === 1) {
-          socket.write(chunked ? frames[0]!.chunked() : frames[0]!.raw());
-        } else {
-          socket.write(Buffer.concat(frames.map((f) => (chunked ? f.chunked() : f.raw()))));
-        }
-      },
-      // node:http counts the socket's unsent bytes in the response's.
-      bufferedBytes: () => res.writableLength,
-      room: () => {
-        if (ended) return Promise.resolve(false);
-        if (!res.writableNeedDrain) return Promise.resolve(true);
-        return new Promise<boolean>((resolve) => {
-          const done = (ok: boolean) => {
-            clearTimeout(timer);
-            res.off('drain', drained);
-            res.off('close', closed);
-            resolve(ok);
-          };
-          const drained = () => done(true);
-          const closed = () => done(false);
-          const timer = setTimeout(() => {
-            done(false);
-            metrics.slowConsumers.inc();
-            sink.close('slow_consumer');
-          }, stallMs);
-          res.once('drain', drained);
-          res.once('close', closed);
-        });
-      },
-      close: (reason) => {
-        if (ended) return;
-        metrics.closed.inc({ reason });
-        res.destroy();
-      },
-    };
+    socket?.cork();
+    res.flushHeaders();
+    const { sink, end } = openSink(res, s, { stallMs, metrics });
     const finish = () => {
-      if (ended) return;
-      ended = true;
+      if (!end()) return;
       hub.leave(sink);
       this.open.delete(sink);
       metrics.clients.dec();
