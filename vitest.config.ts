@@ -5,9 +5,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * included), event, webhook and rate-limit suites that use Redis, on a 3-master Redis Cluster started by
  * its global setup, plus the failover test (test/redis-cluster/). Left out, each for needing one Redis
  * server of its own that it stops, restarts or cuts (their cluster counterpart is the failover test):
- * dependency-down, stream-resilience, webhook-faults; and event-tail, whose tests cut the tail's
- * subscription by CLIENT ID, which names a client of one server. Suites without Redis gain nothing
- * from it.
+ * dependency-down, stream-resilience, webhook-faults. Of event-tail, the two tests that cut a
+ * subscription by CLIENT ID (which names a client of one server) skip on the cluster. Suites without
+ * Redis gain nothing from it.
  */
 const REDIS_CLUSTER_SUITES = [
   'test/redis-cluster/**/*.test.ts',
@@ -25,6 +25,8 @@ const REDIS_CLUSTER_SUITES = [
   'test/integration/map-event-id.test.ts',
   'test/integration/stream-live-gap.test.ts',
   'test/integration/event-transport.test.ts',
+  'test/integration/event-tail.test.ts',
+  'test/integration/stream-connect-newest.test.ts',
   'test/integration/event-relay.test.ts',
   'test/integration/event-relay-failover.test.ts',
   'test/integration/event-consumer-partitions.test.ts',

@@ -125,6 +125,24 @@ describe.each(KINDS)('event tail of a stream process (%s)', (kind) => {
     expect(seen.events.slice(5).map((e) => e.payload.n)).toEqual([200, 201]);
   });
 
+  it('a map let go of and watched again at once (a client reconnecting) gets every later event', async () => {
+    const { layer } = await layerOf(kind);
+    const mapId = uuid();
+    const tail = await layer.tail();
+    const seen = collector();
+    tail.subscribe(seen);
+    for (let round = 0; round < 3; round++) {
+      await tail.watch(mapId);
+      // The last watcher leaves and a new one comes before Redis answered the unsubscribe.
+      tail.unwatch(mapId);
+      await tail.watch(mapId);
+      await layer.publisher.publish(mapId, envelopes(mapId, 2, round * 10));
+      await waitFor(() => seen.events.length === 2 * (round + 1), 3_000, `the events of round ${round}`);
+      tail.unwatch(mapId);
+    }
+    expect(seen.events.map((e) => e.payload.n)).toEqual([0, 1, 10, 11, 20, 21]);
+  });
+
   it('hands every subscriber the same events; an unsubscribed one gets no more', async () => {
     const { layer } = await layerOf(kind);
     const tail = await layer.tail();

@@ -20,6 +20,8 @@ interface Watched {
   /** Set while the position is read or a catch-up read runs: messages wait in `held`. */
   catching: boolean;
   held: string[];
+  /** The channel's listener: unsubscribing names it (see `unwatch`). */
+  listener: (message: string) => void;
   /** Another catch-up is due once the running one ends (a gap, a reconnection meanwhile). */
   again: boolean;
   ready: Promise<void>;
@@ -84,14 +86,23 @@ export class RedisMapTail implements EventTail {
       known.watchers++;
       return known.ready;
     }
-    const w: Watched = { mapId, watchers: 1, position: '0-0', catching: true, held: [], again: false, ready: Promise.resolve() };
     const channel = this.keys.mapChannel(mapId);
+    const w: Watched = {
+      mapId,
+      watchers: 1,
+      position: '0-0',
+      catching: true,
+      held: [],
+      listener: (message: string) => this.message(channel, message),
+      again: false,
+      ready: Promise.resolve(),
+    };
     this.watched.set(mapId, w);
     this.byChannel.set(channel, w);
     w.ready = (async () => {
       // Subscribed first, then the position read: an event appended in between is both in a message
       // and at or before the position, and the message is passed over; none falls between the two.
-      await this.subscriber.sSubscribe(channel, (message: string) => this.message(channel, message));
+      await this.subscriber.sSubscribe(channel, w.listener);
       const newest = ((await this.reader.xRevRange(this.keys.map(mapId), '+', '-', { COUNT: 1 })) ?? []) as unknown as StreamEntry[];
       w.position = newest[0]?.id ?? '0-0';
       this.release(w);
@@ -100,7 +111,7 @@ export class RedisMapTail implements EventTail {
       if (this.watched.get(mapId) === w) {
         this.watched.delete(mapId);
         this.byChannel.delete(channel);
-        if (this.subscriber.isOpen) void this.subscriber.sUnsubscribe(channel).catch(() => undefined);
+        if (this.subscriber.isOpen) void this.subscriber.sUnsubscribe(channel, w.listener).catch(() => undefined);
       }
       throw err;
     });
@@ -113,7 +124,10 @@ export class RedisMapTail implements EventTail {
     this.watched.delete(mapId);
     const channel = this.keys.mapChannel(mapId);
     this.byChannel.delete(channel);
-    if (this.subscriber.isOpen) void this.subscriber.sUnsubscribe(channel).catch(() => undefined);
+    // Named with its listener: the client marks the channel as unsubscribing, so a watch of the map
+    // before Redis answers subscribes anew. Without it the client adds the new listener to the old
+    // channel's and drops both when the answer comes: the map would be watched and receive nothing.
+    if (this.subscriber.isOpen) void this.subscriber.sUnsubscribe(channel, w.listener).catch(() => undefined);
   }
 
   /** Ends the subscription: the connection is this tail's alone, so it is destroyed. */
