@@ -4,7 +4,8 @@
 //   { targets: [{ url, token }], connections, holdMs }
 // and prints one JSON line of results (an event is a frame carrying `sent_at`: the product's and
 // baseline (a)'s `id:` + `data:` frames, Centrifugo's `data: {"channel":…,"pub":{"data":…}}`): opened, failed, frames, latency percentiles (from the
-// `sent_at` milliseconds inside each event payload), and connections opened per second.
+// `sent_at` milliseconds inside each event payload, and the p99 of each second of the window), and
+// connections opened per second.
 import http from 'node:http';
 
 let input = '';
@@ -12,6 +13,9 @@ for await (const chunk of process.stdin) input += chunk;
 const job = JSON.parse(input);
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 const latencies = [];
+/** Per second of the measured window (by arrival): the latencies, for the p99 of each second. */
+let perSecond = [];
+let measuring = 0;
 let frames = 0;
 let opened = 0;
 let failed = 0;
@@ -42,7 +46,10 @@ function open(target) {
             const i = frame.indexOf('"sent_at":');
             if (i >= 0) {
               frames++;
-              latencies.push(Date.now() - Number(frame.slice(i + 10, frame.indexOf('}', i))));
+              const now = Date.now();
+              const latency = now - Number(frame.slice(i + 10, frame.indexOf('}', i)));
+              latencies.push(latency);
+              if (measuring) (perSecond[Math.floor((now - measuring) / 1000)] ??= []).push(latency);
             }
           }
         });
@@ -66,12 +73,17 @@ const openSeconds = (performance.now() - started) / 1000;
 process.stdout.write(`${JSON.stringify({ phase: 'open', opened, failed, openPerSecond: Math.round(opened / openSeconds) })}\n`);
 // Measure only what arrives after every connection is open.
 latencies.length = 0;
+perSecond = [];
+measuring = Date.now();
 frames = 0;
 await new Promise((r) => setTimeout(r, job.holdMs));
 const sorted = latencies.sort((a, b) => a - b);
-const pct = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null);
+const pctOf = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null);
+const pct = (p) => pctOf(sorted, p);
+// Where in the window the tail falls: the p99 of each second.
+const p99BySecond = Array.from(perSecond, (l) => pctOf((l ?? []).sort((a, b) => a - b), 99));
 process.stdout.write(
-  `${JSON.stringify({ phase: 'done', opened, failed, frames, perSecond: Math.round(frames / (job.holdMs / 1000)), p50: pct(50), p99: pct(99), max: sorted.at(-1) ?? null })}\n`,
+  `${JSON.stringify({ phase: 'done', opened, failed, frames, perSecond: Math.round(frames / (job.holdMs / 1000)), p50: pct(50), p99: pct(99), max: sorted.at(-1) ?? null, p99BySecond })}\n`,
 );
 for (const s of sockets) s.destroy();
 process.exit(0);

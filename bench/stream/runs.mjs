@@ -75,6 +75,7 @@ export async function fanoutRuns(ctx) {
         p50: done.p50,
         p99: done.p99,
         max: done.max,
+        p99BySecond: done.p99BySecond,
         // Server CPU while measured: share of one core, and microseconds per delivery (less sensitive
         // to other load on the machine than the latencies).
         cpuShare: +(cpu / (SECONDS * 1000)).toFixed(2),
