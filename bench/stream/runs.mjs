@@ -63,6 +63,7 @@ export async function fanoutRuns(ctx) {
           if (l.phase === 'open') {
             cpuAtOpen = cpuMs(peer.srv.child.pid);
             void peer.setRate(rate);
+            log(`fan-out ${rate}/s ${name}: ${l.opened} open, measuring`);
           } else cpu = cpuMs(peer.srv.child.pid) - cpuAtOpen;
         },
       });

@@ -24,7 +24,7 @@ export const redisUrl = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 export const DIST = path.resolve(ROOT, process.env.BENCH_DIST || 'dist');
 export const dist = (p) => import(pathToFileURL(path.join(DIST, p)).href);
 
-export const log = (m) => process.stderr.write(`[bench-stream] ${m}\n`);
+export const log = (m) => process.stderr.write(`[bench-stream ${new Date().toISOString().slice(11, 23)}] ${m}\n`);
 /** CPU time (user + system) of a process so far, in ms (clock ticks of 10 ms). */
 export const cpuMs = (pid) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

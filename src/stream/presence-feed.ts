@@ -12,16 +12,23 @@ import type { Logger } from '../common/log.js';
 import type { Redis } from '../redis/redis.js';
 import { partitionOf } from '../events/transport/keys.js';
 import { markPresenceChanged, presenceChangedSince, presenceDtos, type PresenceSource } from './presence.js';
+import { SharedFrame } from './sse-frames.js';
 
 /** A connection as the feed sees it. */
 export interface PresenceSink {
   readonly mapId: string;
   readonly compat: boolean;
-  write(frame: string): void;
+  /** Writes frames encoded once for every connection (as the hub writes events). */
+  send(frames: readonly SharedFrame[]): void;
 }
 
-/** Presence frames written in one turn of the event loop before it turns (a socket write each). */
-const WRITES_PER_TURN = 200;
+/**
+ * A round writes for this long at a time, then leaves the event loop to other work for PAUSE_MS: a
+ * round of thousands of frames (every connection after a burst of connects) takes about a third of the
+ * process instead of all of it, and live events are not held up behind it. Presence may lag a round.
+ */
+const SLICE_MS = 2;
+const PAUSE_MS = 4;
 
 /** How long a change waits to be marked in Redis with the others of the moment. */
 const MARK_BATCH_MS = 50;
@@ -134,18 +141,20 @@ export class PresenceFeed {
       const ids = [...due.keys()];
       const counts = await Promise.all(ids.map((mapId) => this.o.source.counts(mapId)));
       const dtos = await presenceDtos(this.o.db, new Map(ids.map((mapId, i) => [mapId, counts[i]!])));
-      let written = 0;
+      let slice = performance.now();
       for (const [mapId, { sinks, fresh }] of due) {
         const text = JSON.stringify(dtos.get(mapId));
         const everyone = this.lastSent.get(mapId) !== text;
         this.lastSent.set(mapId, text);
-        const frame = presenceFrame(text);
+        const frame = [new SharedFrame(presenceFrame(text))];
         for (const s of everyone ? sinks : fresh) {
-          s.write(frame);
-          // Live events are not held up behind thousands of these writes: the loop lets them through.
-          if (++written % WRITES_PER_TURN === 0) await new Promise((r) => setImmediate(r));
+          s.send(frame);
+          this.greeted.add(s);
+          if (performance.now() - slice >= SLICE_MS) {
+            await new Promise((r) => setTimeout(r, PAUSE_MS));
+            slice = performance.now();
+          }
         }
-        for (const s of sinks) this.greeted.add(s);
       }
     } catch (err) {
       // The next tick tries again (the changes read back CLOCK_SLACK_MS, and new connections stay unsent).
