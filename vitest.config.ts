@@ -26,6 +26,7 @@ const REDIS_CLUSTER_SUITES = [
   'test/integration/stream-live-gap.test.ts',
   'test/integration/event-transport.test.ts',
   'test/integration/event-tail.test.ts',
+  'test/integration/redis-script.test.ts',
   'test/integration/stream-connect-newest.test.ts',
   'test/integration/event-relay.test.ts',
   'test/integration/event-relay-failover.test.ts',

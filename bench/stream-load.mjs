@@ -81,7 +81,12 @@ const sorted = latencies.sort((a, b) => a - b);
 const pctOf = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null);
 const pct = (p) => pctOf(sorted, p);
 // Where in the window the tail falls: the p99 of each second.
-const p99BySecond = Array.from(perSecond, (l) => pctOf((l ?? []).sort((a, b) => a - b), 99));
+const p99BySecond = Array.from(perSecond, (l) =>
+  pctOf(
+    (l ?? []).sort((a, b) => a - b),
+    99,
+  ),
+);
 process.stdout.write(
   `${JSON.stringify({ phase: 'done', opened, failed, frames, perSecond: Math.round(frames / (job.holdMs / 1000)), p50: pct(50), p99: pct(99), max: sorted.at(-1) ?? null, p99BySecond })}\n`,
 );

@@ -49,7 +49,7 @@ export class RedisPresence implements PresenceSource {
 
   async counts(mapId: string): Promise<PresenceCounts> {
     const k = capKeys(this.prefix, mapId);
-    const flat = (await this.redis.eval(PRESENCE, { keys: [k.holders, k.counts], arguments: [String(Date.now())] })) as (string | number)[];
+    const flat = (await PRESENCE.run(this.redis, { keys: [k.holders, k.counts], arguments: [String(Date.now())] })) as (string | number)[];
     const out: PresenceCounts = new Map();
     for (let i = 0; i + 1 < flat.length; i += 2) out.set(String(flat[i]), Number(flat[i + 1]));
     return out;
@@ -85,7 +85,7 @@ export async function presenceChangedSince(redis: Redis, prefix: string, partiti
   const now = Date.now();
   const read = [...partitions].map(
     (n) =>
-      redis.eval(PRESENCE_CHANGES, {
+      PRESENCE_CHANGES.run(redis, {
         keys: [presenceChangesKey(prefix, n)],
         arguments: [String(now), String(since), String(CHANGES_KEEP_MS)],
       }) as Promise<string[]>,

@@ -54,7 +54,7 @@ export function capKeys(prefix: string, mapId: string): { holders: string; count
 /** The connections of a map, and of one of its keys, that Redis counts now (every process's). */
 export async function countedConnections(redis: Redis, prefix: string, mapId: string, keyId = ''): Promise<{ map: number; key: number }> {
   const k = capKeys(prefix, mapId);
-  const [map, key] = (await redis.eval(COUNT, { keys: [k.holders, k.counts], arguments: [String(Date.now()), keyId] })) as [number, number];
+  const [map, key] = (await COUNT.run(redis, { keys: [k.holders, k.counts], arguments: [String(Date.now()), keyId] })) as [number, number];
   return { map: Number(map), key: Number(key) };
 }
 
@@ -143,7 +143,7 @@ export class RedisStreamCaps implements StreamCaps {
     let reply: [number, string, number];
     try {
       reply = (await this.bounded(
-        this.redis.eval(ADMIT, {
+        ADMIT.run(this.redis, {
           keys: [map.keys.holders, map.keys.counts, map.keys.recovering],
           arguments: [
             String(now),
@@ -246,7 +246,7 @@ export class RedisStreamCaps implements StreamCaps {
     // At 0 the key stays until the next renewal has written it: a release lost in an outage is made good then.
     map.byKey.set(lease.keyId, Math.max(0, (map.byKey.get(lease.keyId) ?? 1) - 1));
     if (map.live === 0 && map.pending === 0) this.maps.delete(lease.mapId);
-    await this.redis.eval(RELEASE, { keys: [map.keys.holders, map.keys.counts], arguments: [this.process, lease.keyId, String(map.live + map.pending)] });
+    await RELEASE.run(this.redis, { keys: [map.keys.holders, map.keys.counts], arguments: [this.process, lease.keyId, String(map.live + map.pending)] });
   }
 
   /** Renews now (after a reconnection, or a loss seen by an admission); one renewal at a time, another after it when asked meanwhile. */
@@ -289,7 +289,7 @@ export class RedisStreamCaps implements StreamCaps {
       for (const [keyId, n] of map.byKey) if (n === 0) map.byKey.delete(keyId);
       renewals.push(
         (
-          this.redis.eval(RENEW, {
+          RENEW.run(this.redis, {
             keys: [map.keys.holders, map.keys.counts, map.keys.recovering],
             arguments: [this.process, until, ttl, map.epoch, randomUUID(), recovery, String(map.live + map.pending), ...counts],
           }) as Promise<[string, number]>

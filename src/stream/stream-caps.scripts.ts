@@ -15,6 +15,7 @@
  * included, so none is undercounted), which also makes good a release lost in an outage, and one
  * that finds its entry gone or the map's epoch changed (Redis lost the map's keys) reports the loss.
  */
+import { RedisScript } from '../redis/redis-script.js';
 
 /** Drops the fields of processes whose entry expired (KEYS[1] holders, KEYS[2] counts; ARGV[1] now). */
 const PRUNE = `
@@ -45,7 +46,7 @@ end
  * holders may not have written theirs yet). A process that never saw the map and was not cut off
  * takes a missing epoch for a map nobody holds.
  */
-export const ADMIT = `
+export const ADMIT = new RedisScript(`
 local epoch = redis.call('HGET', KEYS[2], 'epoch')
 if not epoch then
   epoch = ARGV[9]
@@ -82,7 +83,7 @@ redis.call('ZADD', KEYS[1], ARGV[2], me)
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
 redis.call('PEXPIRE', KEYS[2], ARGV[7])
 return {0, epoch, 0}
-`;
+`);
 
 /**
  * KEYS[1] holders, KEYS[2] counts, KEYS[3] recovering. ARGV: process id, expiry, keys' ttl (ms), the
@@ -94,7 +95,7 @@ return {0, epoch, 0}
  * reports what Redis had lost and, for a changed epoch, opens the recovery window. Returns {epoch,
  * connections Redis had lost}.
  */
-export const RENEW = `
+export const RENEW = new RedisScript(`
 local epoch = redis.call('HGET', KEYS[2], 'epoch')
 local changed = false
 if not epoch then
@@ -126,7 +127,7 @@ if changed then redis.call('SET', KEYS[3], '1', 'PX', ARGV[6]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return {epoch, lost}
-`;
+`);
 
 /**
  * KEYS[1] holders, KEYS[2] counts. ARGV: process id, key id, the process's connections of the map
@@ -134,7 +135,7 @@ return {epoch, lost}
  * A count Redis no longer had (it lost the map's keys) is not taken below zero: the holder's next
  * renewal writes it again, and the entry stays while the process has connections of the map.
  */
-export const RELEASE = `
+export const RELEASE = new RedisScript(`
 local me = ARGV[1]
 local kf = 'k:' .. me .. ':' .. ARGV[2]
 if redis.call('HINCRBY', KEYS[2], kf, -1) <= 0 then redis.call('HDEL', KEYS[2], kf) end
@@ -150,13 +151,13 @@ elseif redis.call('HINCRBY', KEYS[2], 'n:' .. me, -1) < 0 then
   redis.call('HDEL', KEYS[2], 'n:' .. me)
 end
 return 1
-`;
+`);
 
 /**
  * KEYS[1] holders, KEYS[2] counts. ARGV: now, key id ('' for none). The connections of the map and of
  * the key that Redis counts now (processes whose entry expired left out): for metrics and tests.
  */
-export const COUNT = `
+export const COUNT = new RedisScript(`
 local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')
 local n, k = 0, 0
 for _, q in ipairs(live) do
@@ -165,14 +166,14 @@ for _, q in ipairs(live) do
   k = k + (tonumber(v[2]) or 0)
 end
 return {n, k}
-`;
+`);
 
 /**
  * KEYS[1] holders, KEYS[2] counts. ARGV: now. The map's connections per API key that Redis counts now
  * (processes whose entry expired left out), as a flat list of key id and count: the presence of the
  * map (src/stream/presence.ts). A read: it costs nothing while nobody asks.
  */
-export const PRESENCE = `
+export const PRESENCE = new RedisScript(`
 local live = {}
 for _, q in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')) do live[q] = true end
 local byKey = {}
@@ -195,10 +196,10 @@ for _, key in ipairs(order) do
   out[#out + 1] = byKey[key]
 end
 return out
-`;
+`);
 
 /** KEYS[1] the presence changes. ARGV: now, since, keep (ms). Drops entries older than `keep`, returns the maps changed since `since`. */
-export const PRESENCE_CHANGES = `
+export const PRESENCE_CHANGES = new RedisScript(`
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (tonumber(ARGV[1]) - tonumber(ARGV[3])))
 return redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], '+inf')
-`;
+`);
