@@ -5,8 +5,12 @@
 // its answer; the event's `ts` is its map_events row's insert time (clock_timestamp(), inside the same
 // transaction), so `frame − ts` is the commit-to-byte time plus the rest of that transaction (an upper
 // bound), and
-// `frame − answer` a lower bound (the answer leaves after the commit).
+// `frame − answer` a lower bound (the answer leaves after the commit). The event id's time (a ULID's
+// milliseconds: when the relay gave the event its id) splits it in two stages: insert → id (the rest of
+// the transaction, NOTIFY, the relay's wake-up and read) and id → first byte (the relay's update and
+// publish, the stream process's tail and hub, the socket).
 import http from 'node:http';
+import { decodeTime } from 'ulid';
 import path from 'node:path';
 import { distribution, freePort, killInput, startChild, toKillInput, waitReady } from '../support.mjs';
 import { DIST, log, redisUrl, ROOT, SECONDS, sleep } from './settings.mjs';
@@ -42,7 +46,8 @@ function sseClient(url, token, seen) {
             try {
               const e = JSON.parse(data);
               const id = e.payload?.killmail_id;
-              if (e.type === 'map_kill' && id !== undefined && !seen.has(id)) seen.set(id, { frame: firstByte, ts: Date.parse(e.ts) });
+              if (e.type === 'map_kill' && id !== undefined && !seen.has(id))
+                seen.set(id, { frame: firstByte, ts: Date.parse(e.ts), assigned: decodeTime(e.id) });
             } catch {
               // not an event frame
             }
@@ -137,6 +142,8 @@ export async function commitRun(ctx) {
   agent.destroy();
   const upper = [];
   const lower = [];
+  const toId = [];
+  const fromId = [];
   let missing = 0;
   for (const [id, w] of writes) {
     const s = seen.get(id);
@@ -146,9 +153,12 @@ export async function commitRun(ctx) {
     }
     upper.push(s.frame - s.ts);
     lower.push(s.frame - w.answered);
+    toId.push(s.assigned - s.ts);
+    fromId.push(s.frame - s.assigned);
   }
   const at = distribution(upper);
   const after = distribution(lower);
+  const [idStage, byteStage] = [distribution(toId), distribution(fromId)];
   const ms = (x) => (Number.isFinite(x) ? +x.toFixed(1) : null);
   results[`commit_${COMMIT_RATE}`] = {
     writes: writes.size,
@@ -162,6 +172,11 @@ export async function commitRun(ctx) {
     max: ms(at.max),
     p50AfterAnswer: ms(after.p50),
     p99AfterAnswer: ms(after.p99),
+    // The two stages (ms resolution of the id's time): insert → id assigned, id → first byte.
+    p50ToId: ms(idStage.p50),
+    p99ToId: ms(idStage.p99),
+    p50IdToByte: ms(byteStage.p50),
+    p99IdToByte: ms(byteStage.p99),
   };
   log(`commit → first byte at ${COMMIT_RATE} writes/s: ${JSON.stringify(results[`commit_${COMMIT_RATE}`])}`);
   await api.stop();
