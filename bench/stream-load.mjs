@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Load generator of bench-stream, in a process of its own: opens SSE connections and measures what
 // arrives. Reads one JSON job from stdin:
-//   { targets: [{ url, token }], connections, holdMs }
+//   { targets: [{ url, token }], connections, holdMs, settleMs? }
+// (settleMs: after the last connection opened, how long to wait before measuring; a `measuring` line then)
 // and prints one JSON line of results (an event is a frame carrying `sent_at`: the product's and
 // baseline (a)'s `id:` + `data:` frames, Centrifugo's `data: {"channel":…,"pub":{"data":…}}`): opened, failed, frames, latency percentiles (from the
 // `sent_at` milliseconds inside each event payload, and the p99 of each second of the window), and
@@ -13,7 +14,7 @@ for await (const chunk of process.stdin) input += chunk;
 const job = JSON.parse(input);
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 const latencies = [];
-/** Per second of the measured window (by arrival): the latencies, for the p99 of each second. */
+/** Per second since the last connection opened (by arrival): the latencies, for the p99 of each second. */
 let perSecond = [];
 let measuring = 0;
 let frames = 0;
@@ -71,10 +72,15 @@ for (let i = 0; i < job.connections; i += 200) {
 }
 const openSeconds = (performance.now() - started) / 1000;
 process.stdout.write(`${JSON.stringify({ phase: 'open', opened, failed, openPerSecond: Math.round(opened / openSeconds) })}\n`);
-// Measure only what arrives after every connection is open.
-latencies.length = 0;
+// The p99 of each second counts from here (the settling time included); the rest is measured only
+// from what arrives after every connection is open and the settling time after that.
 perSecond = [];
 measuring = Date.now();
+if (job.settleMs) {
+  await new Promise((r) => setTimeout(r, job.settleMs));
+  process.stdout.write(`${JSON.stringify({ phase: 'measuring' })}\n`);
+}
+latencies.length = 0;
 frames = 0;
 await new Promise((r) => setTimeout(r, job.holdMs));
 const sorted = latencies.sort((a, b) => a - b);

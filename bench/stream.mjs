@@ -20,6 +20,9 @@
 //   BENCH_RATE           events/s of the fan-out run          400 (0: none)
 //   BENCH_SATURATION     events/s of the saturation runs      800,1200 (comma-separated; 0: none)
 //   BENCH_SECONDS        seconds measured per run             10
+//   BENCH_FANOUT_SETTLE_SECONDS  seconds a fan-out run waits     3 (events flow meanwhile; 0: measure from
+//                        after its connections opened, before    the last connect; each run's p99BySecond
+//                        measuring                               counts from then either way)
 //   BENCH_PEERS          which servers                        product,baseline,centrifugo
 //   BENCH_COMMIT_RATE    writes/s of the commit phase (0:     500
 //                        none): kills POSTed to an api process, each timed from its commit to the first

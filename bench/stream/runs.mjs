@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import { CENTRIFUGO_VERSION } from '../build-centrifugo.mjs';
 import { load } from './load.mjs';
-import { CLIENTS, cpuMs, IDLE, log, RATE, rssKiB, SATURATION, SECONDS, sleep, STREAM_NODE_OPTIONS } from './settings.mjs';
+import { CLIENTS, cpuMs, IDLE, log, RATE, rssKiB, SATURATION, SECONDS, SETTLE_SECONDS, sleep, STREAM_NODE_OPTIONS } from './settings.mjs';
 
 /** Idle connections: memory per connection, and the connection rate (auth and cap admission included). */
 export async function idleRuns(ctx) {
@@ -59,12 +59,14 @@ export async function fanoutRuns(ctx) {
         targets: peer.targets,
         connections: CLIENTS,
         holdMs: SECONDS * 1000,
+        settleMs: SETTLE_SECONDS * 1000,
         onLine: (l) => {
           if (l.phase === 'open') {
             cpuAtOpen = cpuMs(peer.srv.child.pid);
             void peer.setRate(rate);
-            log(`fan-out ${rate}/s ${name}: ${l.opened} open, measuring`);
-          } else cpu = cpuMs(peer.srv.child.pid) - cpuAtOpen;
+            log(`fan-out ${rate}/s ${name}: ${l.opened} open, ${SETTLE_SECONDS ? `measuring in ${SETTLE_SECONDS} s` : 'measuring'}`);
+          } else if (l.phase === 'measuring') cpuAtOpen = cpuMs(peer.srv.child.pid);
+          else cpu = cpuMs(peer.srv.child.pid) - cpuAtOpen;
         },
       });
       await peer.setRate(0);

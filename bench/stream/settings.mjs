@@ -19,6 +19,7 @@ export const RATE = int('BENCH_RATE', 400);
 export const SATURATION = (process.env.BENCH_SATURATION || '800,1200').split(',').map(Number).filter(Boolean);
 export const PEERS = (process.env.BENCH_PEERS || 'product,baseline,centrifugo').split(',');
 export const SECONDS = int('BENCH_SECONDS', 10);
+export const SETTLE_SECONDS = Number(process.env.BENCH_FANOUT_SETTLE_SECONDS ?? 3);
 export const databaseUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/mapintel_bench_stream';
 export const redisUrl = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 export const DIST = path.resolve(ROOT, process.env.BENCH_DIST || 'dist');
