@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './settings.mjs';
 
-/** Runs one load generator process with a job; resolves with its two result lines. */
+/** Runs one load generator process with a job; resolves with its `open` and `done` lines. */
 function loadOne(job, onLine) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bench/stream-load.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -19,7 +19,9 @@ function loadOne(job, onLine) {
         onLine?.(lines.at(-1));
       }
     });
-    child.on('exit', (code) => (code === 0 ? resolve(lines) : reject(new Error(`load generator exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(['open', 'done'].map((phase) => lines.find((l) => l.phase === phase))) : reject(new Error(`load generator exited ${code}`)),
+    );
   });
 }
 
