@@ -1,8 +1,8 @@
 /**
  * A cap admission waits for Redis a bounded time of its own (the stream role's commands run without
  * node-redis's per-command timer): a Redis that never answers gives 503 dependency_unavailable after
- * 5 s, and the process's local slot is free again. The Redis here is a stand-in whose EVAL never
- * answers; the admission against a real Redis is tested in test/integration/stream-caps*.test.ts.
+ * 5 s, and the process's local slot is free again. The Redis here is a stand-in whose scripts never
+ * answer (EVALSHA, and EVAL were it asked); the admission against a real Redis is tested in test/integration/stream-caps*.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { RedisStreamCaps } from '../../src/stream/stream-caps.redis.js';
@@ -12,7 +12,8 @@ import { within } from '../support/wait.js';
 
 describe('RedisStreamCaps admission deadline', () => {
   it('answers 503 dependency_unavailable when Redis does not answer within 5 s, and frees the local slot', async () => {
-    const silent = { eval: () => new Promise(() => undefined) } as unknown as Redis;
+    const never = () => new Promise(() => undefined);
+    const silent = { evalSha: never, eval: never } as unknown as Redis;
     const caps = new RedisStreamCaps(silent, 'p:', { perMap: 5, perKey: 5, perProcess: 1 });
     const started = Date.now();
     // Its own deadline, not a wait without end (a busy machine may add seconds).
