@@ -72,6 +72,13 @@ describe('connected.last_event_id of further connections', () => {
     await moveSystem(t, slug, key);
     const newest = await newestLogged();
     expect(newest).not.toBeNull();
-    await waitFor(async () => (await connect().then((x) => (x.c.close(), x.lastEventId))) === newest, 5_000, 'connected names the newest event');
+    const told: (string | null)[] = [];
+    await waitFor(
+      async () => (told.push(await connect().then((x) => (x.c.close(), x.lastEventId))), told.at(-1) === newest),
+      15_000,
+      'connected names the newest event',
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}: newest ${newest}, told ${[...new Set(told)].join(', ')} in ${told.length} connections`);
+    });
   });
 });
