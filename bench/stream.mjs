@@ -32,7 +32,7 @@
 //   BENCH_NODE_ARGS      more node flags for the product, e.g. "--trace-gc" (its output goes to stdout)
 //   BENCH_PRODUCT_ENV    more settings of the product as JSON, e.g. '{"STREAM_HEAP_GROWTH_PERCENT":"0"}'
 //   BENCH_STREAM_NODE_OPTIONS  NODE_OPTIONS of the product (default: the chart's stream.nodeOptions,
-//                        --max-semi-space-size=1, as a stream pod runs; '' = Node's defaults)
+//                        --max-semi-space-size=16, as a stream pod runs; '' = Node's defaults)
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { createClient } from 'redis';

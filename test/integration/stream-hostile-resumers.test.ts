@@ -55,7 +55,7 @@ beforeAll(async () => {
     REDIS_KEY_PREFIX: t.config.redisKeyPrefix,
     SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     // As the chart runs a stream pod (stream.nodeOptions).
-    NODE_OPTIONS: '--max-semi-space-size=1',
+    NODE_OPTIONS: '--max-semi-space-size=16',
     SERVICE_SSE_ENABLED: 'true',
     SERVICE_RATE_LIMIT_PER_MINUTE: '100000',
     STREAM_MAX_PER_MAP: '60',
