@@ -24,8 +24,6 @@ import { backfill, type BackfillBudget, type EventLogReader } from './backfill.j
 import { connectedFrame, eventFrame, KEEPALIVE_FRAME, resetFrame, retryFrame, SharedFrame } from './sse-frames.js';
 import type { StreamHub, StreamSink } from './stream-hub.js';
 import { openSink, type OpenStream } from './stream-sink.js';
-
-export type { OpenStream } from './stream-sink.js';
 import type { StreamCaps } from './stream-caps.js';
 import type { StreamMetrics } from './stream.metrics.js';
 
