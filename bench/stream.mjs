@@ -27,6 +27,8 @@
 //   BENCH_COMMIT_RATE    writes/s of the commit phase (0:     500
 //                        none): kills POSTed to an api process, each timed from its commit to the first
 //                        byte of its frame at an SSE client of the product (bench/stream/commit.mjs)
+//   BENCH_COMMIT_WARMUP_SECONDS  seconds of writes at that rate before the measured ones, not   2
+//                        counted (the api process's JIT, pools and caches warm up, as a serving one is)
 //   BENCH_CPU_PROF=dir   run the product with --cpu-prof into dir (written when it stops)
 //   BENCH_DIST=dir       build output to benchmark (default dist/; e.g. a copy built from another commit, to compare)
 //   BENCH_NODE_ARGS      more node flags for the product, e.g. "--trace-gc" (its output goes to stdout)
