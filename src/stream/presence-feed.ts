@@ -4,7 +4,8 @@
  * the sets of the partitions of its maps only) among the maps it has connections of, reads each one's presence, and writes it to the map's
  * connections when it differs from what they were last sent; a connection that has had none yet gets
  * the current one at the first tick after it opened. So a connection gets at most one presence frame
- * a second, and none while nothing changes. The frame has no `id:` line: it never moves the client's
+ * a second, and none while nothing changes; while changes would take more than CHANGE_FRAMES_PER_SECOND
+ * frames a second, they reach connections less often (greetings do not wait). The frame has no `id:` line: it never moves the client's
  * Last-Event-ID. Connections of the reference profile get none (the reference server has no such frame).
  */
 import type { Db } from '../db/db.js';
@@ -18,6 +19,8 @@ import { SharedFrame } from './sse-frames.js';
 export interface PresenceSink {
   readonly mapId: string;
   readonly compat: boolean;
+  /** The presence last sent to it (its JSON), kept here by the feed; undefined until it has had one. */
+  presence: string | undefined;
   /** Writes frames encoded once for every connection (as the hub writes events). */
   send(frames: readonly SharedFrame[]): void;
 }
@@ -29,6 +32,15 @@ export interface PresenceSink {
  */
 const SLICE_MS = 2;
 const PAUSE_MS = 4;
+
+/**
+ * Frames a second, at most, that tell connections of a change (a greeting does not count): a round
+ * that wrote more puts the next change off for as long as they are worth at this rate, while new
+ * connections are still greeted every round. A burst of connects changes every map every second;
+ * telling each connection each time would cost the process (and its clients) a write per connection a
+ * second: at 20,000 connections, a sixth of the process's time while they connect.
+ */
+export const CHANGE_FRAMES_PER_SECOND = 5_000;
 
 /** How long a change waits to be marked in Redis with the others of the moment. */
 const MARK_BATCH_MS = 50;
@@ -42,9 +54,8 @@ export function presenceFrame(text: string): string {
 
 export class PresenceFeed {
   private timer: NodeJS.Timeout | undefined;
-  /** The presence each map's connections were last sent (its JSON). */
-  private readonly lastSent = new Map<string, string>();
-  private readonly greeted = new WeakSet<PresenceSink>();
+  /** Until when changes wait (only greetings are written): see CHANGE_FRAMES_PER_SECOND. */
+  private changesDueAt = 0;
   /** Maps whose connections changed in this process since the last tick. */
   private dirty = new Set<string>();
   private since = Date.now();
@@ -65,6 +76,8 @@ export class PresenceFeed {
       /** EVENTS_PARTITIONS: the changes of a map are kept in its partition's set. */
       partitions: number;
       log: Logger;
+      /** CHANGE_FRAMES_PER_SECOND unless given. */
+      changeFramesPerSecond?: number;
     },
   ) {}
 
@@ -115,7 +128,6 @@ export class PresenceFeed {
         list.push(s);
         byMap.set(s.mapId, list);
       }
-      for (const mapId of this.lastSent.keys()) if (!byMap.has(mapId)) this.lastSent.delete(mapId);
       for (const mapId of this.partitionOfMap.keys()) if (!byMap.has(mapId)) this.partitionOfMap.delete(mapId);
       const changed = this.dirty;
       this.dirty = new Set();
@@ -131,31 +143,46 @@ export class PresenceFeed {
         for (const mapId of byMap.keys()) partitions.add(this.partitionOf(mapId));
         for (const mapId of await presenceChangedSince(this.o.redis, this.o.prefix, partitions, from)) changed.add(mapId);
       }
-      // The maps to tell: their counts read together, their key names in one query.
-      const due = new Map<string, { sinks: PresenceSink[]; fresh: PresenceSink[] }>();
+      // The maps to tell: their counts read together, their key names in one query. While changes wait,
+      // only maps with new connections are read, and the changed ones are kept for a later round.
+      const started = Date.now();
+      const changes = started >= this.changesDueAt;
+      const due = new Map<string, PresenceSink[]>();
       for (const [mapId, sinks] of byMap) {
-        const fresh = sinks.filter((s) => !this.greeted.has(s));
-        if (changed.has(mapId) || fresh.length > 0) due.set(mapId, { sinks, fresh });
+        const greet = sinks.some((s) => s.presence === undefined);
+        if (greet || (changes && changed.has(mapId))) due.set(mapId, sinks);
+        if (!changes && changed.has(mapId)) this.dirty.add(mapId);
       }
       if (due.size === 0) return;
       const ids = [...due.keys()];
       const counts = await Promise.all(ids.map((mapId) => this.o.source.counts(mapId)));
       const dtos = await presenceDtos(this.o.db, new Map(ids.map((mapId, i) => [mapId, counts[i]!])));
+      let told = 0;
       let slice = performance.now();
-      for (const [mapId, { sinks, fresh }] of due) {
+      for (const [mapId, sinks] of due) {
         const text = JSON.stringify(dtos.get(mapId));
-        const everyone = this.lastSent.get(mapId) !== text;
-        this.lastSent.set(mapId, text);
         const frame = [new SharedFrame(presenceFrame(text))];
-        for (const s of everyone ? sinks : fresh) {
+        let deferred = false;
+        for (const s of sinks) {
+          if (s.presence === text) continue;
+          if (s.presence !== undefined) {
+            if (!changes) {
+              deferred = true;
+              continue;
+            }
+            told++;
+          }
+          s.presence = text;
           s.send(frame);
-          this.greeted.add(s);
           if (performance.now() - slice >= SLICE_MS) {
             await new Promise((r) => setTimeout(r, PAUSE_MS));
             slice = performance.now();
           }
         }
+        if (deferred) this.dirty.add(mapId);
       }
+      const rate = this.o.changeFramesPerSecond ?? CHANGE_FRAMES_PER_SECOND;
+      if (told > rate) this.changesDueAt = started + Math.round((told / rate) * 1000);
     } catch (err) {
       // The next tick tries again (the changes read back CLOCK_SLACK_MS, and new connections stay unsent).
       this.o.log.warn({ err: { message: (err as Error).message } }, 'presence round failed');

@@ -14,6 +14,8 @@ export interface OpenStream extends StreamSink {
   readonly token: string;
   /** When a frame was last written (keepalives fill the silences). */
   readonly lastWrite: number;
+  /** The presence last sent to it (src/stream/presence-feed.ts keeps it here); undefined until it has had one. */
+  presence: string | undefined;
   /**
    * Resolves true when more may be written: at once while the socket takes what it is given, else when
    * it has drained. False when the connection is gone, or closed for taking nothing for the stall time.
@@ -46,6 +48,7 @@ export function openSink(
     principal: s.principal,
     token: s.token,
     lastWrite: Date.now(),
+    presence: undefined,
     write(frame) {
       if (ended) return;
       sink.lastWrite = Date.now();
