@@ -53,6 +53,7 @@ export const apiRole: Role<ApiHandle> = {
           timeouts: databaseTimeouts(config),
           keepConnections: config.databasePoolMin > 0,
           publisher: core.events.publisher,
+          origin: core.outbox.origin,
           log: log.child({ component: 'relay' }),
           metrics: core.metrics,
           partitions: config.eventsRelayPartitions,
@@ -63,7 +64,12 @@ export const apiRole: Role<ApiHandle> = {
           housekeeping: () => services.kills.prune(config.killsRetentionDays, 5000),
         })
       : undefined;
-    const unhook = relay ? core.outbox.onCommit(() => relay.poke()) : undefined;
+    const unhook = relay
+      ? core.outbox.onCommit(
+          () => relay.poke(),
+          () => relay.holdsAll(),
+        )
+      : undefined;
     relay?.start();
 
     core.publicHttp.setFallback(createApp(deps));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
 import type { OutboxEvent } from './catalog.js';
@@ -17,15 +18,25 @@ export const NOTIFY_CHANNEL = 'mapintel_events';
  * a NOTIFY inside the writing transaction holds PostgreSQL's notify lock until that transaction's
  * commit record is flushed, which serialises every writer. A lost NOTIFY only delays publication
  * until the relay's safety poll.
+ *
+ * The NOTIFY's payload is this outbox's `origin`: a relay in this process, woken by `onCommit` already,
+ * ignores it (else every commit would cost its relay a second, empty pass). And while the relays of
+ * this process hold every partition (`onCommit`'s `holdsAll`), there is no other relay to wake and no
+ * NOTIFY is sent: at one relay partition, the default, a process running the relay beside its API
+ * sends none.
  */
 export class Outbox {
+  /** The payload of this process's NOTIFYs. */
+  readonly origin = randomUUID();
   /** Transactions that appended events and have not committed yet. */
   private readonly pending = new WeakSet<object>();
   private readonly listeners = new Set<() => void>();
+  /** Whether this process's relays hold every partition now (one check per relay). */
+  private readonly holders = new Set<() => boolean>();
   private readonly notifier: CoalescingNotifier;
 
   constructor(orm: MikroORM) {
-    this.notifier = new CoalescingNotifier(() => orm.em.getConnection().execute(`select pg_notify('${NOTIFY_CHANNEL}', '')`));
+    this.notifier = new CoalescingNotifier(() => orm.em.getConnection().execute(`select pg_notify('${NOTIFY_CHANNEL}', '${this.origin}')`));
     const subscriber: EventSubscriber = {
       afterTransactionCommit: (args: TransactionEventArgs): void => {
         const tx = args.transaction as object | undefined;
@@ -68,14 +79,22 @@ export class Outbox {
     else this.committed();
   }
 
-  /** Runs `listener` after every commit that appended events; returns its removal. */
-  onCommit(listener: () => void): () => void {
+  /**
+   * Runs `listener` after every commit that appended events; returns its removal. A relay in this
+   * process gives `holdsAll`: while it says true, other processes are not notified.
+   */
+  onCommit(listener: () => void, holdsAll?: () => boolean): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (holdsAll) this.holders.add(holdsAll);
+    return () => {
+      this.listeners.delete(listener);
+      if (holdsAll) this.holders.delete(holdsAll);
+    };
   }
 
   private committed(): void {
     for (const listener of this.listeners) listener();
+    for (const holdsAll of this.holders) if (holdsAll()) return;
     this.notifier.notify();
   }
 }

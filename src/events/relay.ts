@@ -30,6 +30,11 @@ export interface RelayOptions {
    * first events after a quiet spell are published without opening a connection first.
    */
   keepConnections?: boolean;
+  /**
+   * The NOTIFY payload of this process's outbox (Outbox.origin), whose commits wake this relay directly
+   * (poke): a NOTIFY carrying it is not a reason for another pass.
+   */
+  origin?: string;
   /** Where events go: Redis Streams, or the in-process store without REDIS_URL. */
   publisher: EventPublisher;
   log: Logger;
@@ -132,6 +137,11 @@ export class EventRelay {
     this.opts.log[this.quiet ? 'debug' : 'warn']({ err: { message: err.message }, ...extra }, msg);
   }
 
+  /** Whether this relay holds every partition now (no other relay can be publishing). */
+  holdsAll(): boolean {
+    return this.session !== undefined && this.held.size === this.opts.partitions;
+  }
+
   /** Partitions this relay currently holds. */
   heldPartitions(): number[] {
     return [...this.held].sort((a, b) => a - b);
@@ -207,7 +217,9 @@ export class EventRelay {
           this.held.clear();
         }
       });
-      client.on('notification', () => this.poke());
+      client.on('notification', (msg) => {
+        if (this.opts.origin === undefined || msg.payload !== this.opts.origin) this.poke();
+      });
       await client.connect();
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
       this.sessionPid = Number(((await client.query('select pg_backend_pid() as pid')) as pg.QueryResult<{ pid: number }>).rows[0]!.pid);
