@@ -12,7 +12,7 @@ import type { Db } from '../db/db.js';
 import type { Logger } from '../common/log.js';
 import type { Redis } from '../redis/redis.js';
 import { partitionOf } from '../events/transport/keys.js';
-import { markPresenceChanged, presenceChangedSince, presenceDtos, type PresenceSource } from './presence.js';
+import { markPresenceChanged, presenceChangedSince, presenceDtos, type PresenceDto, type PresenceSource } from './presence.js';
 import { SharedFrame } from './sse-frames.js';
 
 /** A connection as the feed sees it. */
@@ -40,7 +40,7 @@ const PAUSE_MS = 4;
  * telling each connection each time would cost the process (and its clients) a write per connection a
  * second: at 20,000 connections, a sixth of the process's time while they connect.
  */
-export const CHANGE_FRAMES_PER_SECOND = 5_000;
+export const CHANGE_FRAMES_PER_SECOND = 2_000;
 
 /** How long a change waits to be marked in Redis with the others of the moment. */
 const MARK_BATCH_MS = 50;
@@ -65,6 +65,8 @@ export class PresenceFeed {
   private markTimer: NodeJS.Timeout | undefined;
   /** The partition of each map with connections here (a hash each, computed once). */
   private readonly partitionOfMap = new Map<string, number>();
+  /** The presence of each map with connections here, as its last round read it. */
+  private readonly latest = new Map<string, PresenceDto>();
 
   constructor(
     private readonly o: {
@@ -116,6 +118,23 @@ export class PresenceFeed {
     return n;
   }
 
+  /**
+   * The presence a new connection of `keyId` to `mapId` is greeted with as it opens (its sink's
+   * `presence` is then set to it): the map's presence as the last round read it, with this connection
+   * counted. Undefined when no round has read the map yet or the key was not among its keys (its name
+   * is not known here): the connection is then greeted by the next round. A round that reads other
+   * numbers tells it, as any change.
+   */
+  greeting(mapId: string, keyId: string): string | undefined {
+    const last = this.latest.get(mapId);
+    const own = last?.keys.find((k) => k.key_id === keyId);
+    if (!last || !own) return undefined;
+    const keys = last.keys
+      .map((k) => (k === own ? { ...k, connections: k.connections + 1 } : k))
+      .sort((a, b) => b.connections - a.connections || a.key_id.localeCompare(b.key_id));
+    return JSON.stringify({ connections: last.connections + 1, keys });
+  }
+
   /** One round: what changed, read and written. */
   async tick(): Promise<void> {
     if (this.running) return;
@@ -129,6 +148,7 @@ export class PresenceFeed {
         byMap.set(s.mapId, list);
       }
       for (const mapId of this.partitionOfMap.keys()) if (!byMap.has(mapId)) this.partitionOfMap.delete(mapId);
+      for (const mapId of this.latest.keys()) if (!byMap.has(mapId)) this.latest.delete(mapId);
       const changed = this.dirty;
       this.dirty = new Set();
       // No connection here: nothing to tell anyone, and nothing read.
@@ -160,7 +180,9 @@ export class PresenceFeed {
       let told = 0;
       let slice = performance.now();
       for (const [mapId, sinks] of due) {
-        const text = JSON.stringify(dtos.get(mapId));
+        const dto = dtos.get(mapId)!;
+        this.latest.set(mapId, dto);
+        const text = JSON.stringify(dto);
         const frame = [new SharedFrame(presenceFrame(text))];
         let deferred = false;
         for (const s of sinks) {

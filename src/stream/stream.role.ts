@@ -133,6 +133,7 @@ export const streamRole: Role<StreamHandle> = {
       http: core.metrics,
       // Connections open and close only once the role has started: the feed below exists by then.
       onPresence: (mapId) => presence.changed(mapId),
+      presenceGreeting: (mapId, keyId): string | undefined => presence.greeting(mapId, keyId),
     });
     late.service = service;
     const presence = new PresenceFeed({

@@ -24,6 +24,7 @@ import { backfill, type BackfillBudget, type EventLogReader } from './backfill.j
 import { connectedFrame, eventFrame, KEEPALIVE_FRAME, resetFrame, retryFrame, SharedFrame } from './sse-frames.js';
 import type { StreamHub, StreamSink } from './stream-hub.js';
 import { openSink, type OpenStream } from './stream-sink.js';
+import { presenceFrame } from './presence-feed.js';
 import type { StreamCaps } from './stream-caps.js';
 import type { StreamMetrics } from './stream.metrics.js';
 
@@ -45,6 +46,8 @@ export interface StreamDeps {
   http: Pick<Metrics, 'httpRequests' | 'httpDuration'>;
   /** A connection of the map was admitted or released (the presence feed: src/stream/presence-feed.ts). */
   onPresence?: (mapId: string) => void;
+  /** The presence a new connection is greeted with as it opens, when known (PresenceFeed.greeting). */
+  presenceGreeting?: (mapId: string, keyId: string) => string | undefined;
 }
 
 /** The connection ended while its replay was written: the replay stops, nothing to report. */
@@ -250,6 +253,12 @@ export class StreamService {
         // nothing of a map that has events (a process or Redis restarted since): then the event log says.
         latest = await hub.newestOf(s.mapId, async () => (await this.d.history.lastId(s.mapId)) ?? (await this.d.eventLog.newestId(s.mapId)));
         sink.write(connectedFrame(s.mapId, latest));
+        // The map's presence in the same write, when this process knows it (else the next round greets it).
+        const greeting = s.compat || sink.presence !== undefined ? undefined : this.d.presenceGreeting?.(s.mapId, s.principal.keyId);
+        if (greeting !== undefined) {
+          sink.presence = greeting;
+          sink.write(presenceFrame(greeting));
+        }
       } finally {
         socket?.uncork();
       }

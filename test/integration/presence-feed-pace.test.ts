@@ -98,3 +98,31 @@ describe('presence frames past the feed’s rate', () => {
     expect(a.got).toEqual([4, 5, 6]);
   });
 });
+
+describe('the greeting of a new connection', () => {
+  it('is the presence the last round read, with the new connection counted; unknown before a round or for a key not among them', async () => {
+    let connections = 3;
+    const open = new Set<Sink>([sink()]);
+    const feed = new PresenceFeed({
+      open,
+      source: { counts: async () => new Map([[keyId, connections]]) },
+      db: dbOf(server.platform.orm),
+      prefix: 'unused:',
+      partitions: 1,
+      log: createLogger('silent'),
+    });
+    expect(feed.greeting(mapId, keyId)).toBeUndefined();
+    await feed.tick();
+    const greeting = JSON.parse(feed.greeting(mapId, keyId)!) as { connections: number; keys: { key_id: string; connections: number }[] };
+    expect(greeting.connections).toBe(4);
+    expect(greeting.keys.map((k) => [k.key_id, k.connections])).toEqual([[keyId, 4]]);
+    expect(Object.keys(greeting.keys[0]!)).toEqual(['key_id', 'name', 'connections']);
+    // A key the round did not see: its name is not known here, so no greeting.
+    expect(feed.greeting(mapId, '00000000-0000-0000-0000-000000000000')).toBeUndefined();
+    // Nothing is kept of a map without connections here.
+    connections = 0;
+    open.clear();
+    await feed.tick();
+    expect(feed.greeting(mapId, keyId)).toBeUndefined();
+  });
+});

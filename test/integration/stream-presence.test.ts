@@ -129,3 +129,27 @@ describe('GET /api/maps/{map_id}/presence', () => {
     expect((await a.fetch(`/api/maps/${mapId}/presence`, { token: keys[1]!.api_key })).status).toBe(200);
   });
 });
+
+describe('presence_changed frames', () => {
+  it('greet a connection to a map this process has read with that presence, itself counted, right after `connected`', async () => {
+    const m = await makeMap(a.platform);
+    const url = `${a.url}/api/maps/${m.map.slug}/events/stream`;
+    const first = await openStream(url, { headers: { authorization: `Bearer ${m.key}` } });
+    open.push(first);
+    // The first connection of the map is greeted by a round (nothing was read of the map before).
+    await first.waitFor((f) => f.event === 'presence_changed' && (JSON.parse(f.data!) as Presence).connections === 1, 1, 5_000);
+    const second = await openStream(url, { headers: { authorization: `Bearer ${m.key}` } });
+    open.push(second);
+    const [greeting] = await second.waitFor((f) => f.event === 'presence_changed', 1, 5_000);
+    const named = second.frames.filter((f) => f.event !== undefined).map((f) => f.event);
+    expect(named.slice(0, 2)).toEqual(['connected', 'presence_changed']);
+    // In the very write that carried `connected`, not at a later round.
+    expect(second.raw.find((c) => c.includes('event: connected'))).toContain('event: presence_changed');
+    expect(greeting!.id).toBeUndefined();
+    const p = JSON.parse(greeting!.data!) as Presence;
+    expect(p.connections).toBe(2);
+    expect(p.keys.map((k) => k.connections)).toEqual([2]);
+    // What the endpoint says, the stream said.
+    expect((await a.fetch(`/api/maps/${m.map.slug}/presence`, { token: m.key }).then((r) => r.json())) as { data: Presence }).toEqual({ data: p });
+  });
+});
