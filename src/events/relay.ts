@@ -137,9 +137,9 @@ export class EventRelay {
     this.opts.log[this.quiet ? 'debug' : 'warn']({ err: { message: err.message }, ...extra }, msg);
   }
 
-  /** Whether this relay holds every partition now (no other relay can be publishing). */
+  /** Whether this relay runs and holds every partition now (no other relay can be publishing). */
   holdsAll(): boolean {
-    return this.session !== undefined && this.held.size === this.opts.partitions;
+    return this.running && this.session !== undefined && this.held.size === this.opts.partitions;
   }
 
   /** Partitions this relay currently holds. */

@@ -20,7 +20,8 @@ let listener: pg.Client;
 const heard: string[] = [];
 
 beforeAll(async () => {
-  listener = new pg.Client({ connectionString: h.db.databaseUrl });
+  // LISTEN needs a session: the direct connection (or a pooler in session mode) when the tier runs behind one.
+  listener = new pg.Client({ connectionString: h.db.sessionUrl ?? h.db.databaseUrl });
   await listener.connect();
   listener.on('notification', (msg) => heard.push(msg.payload ?? ''));
   await listener.query(`LISTEN ${NOTIFY_CHANNEL}`);
