@@ -4,8 +4,8 @@
  * the sets of the partitions of its maps only) among the maps it has connections of, reads each one's presence, and writes it to the map's
  * connections when it differs from what they were last sent; a connection that has had none yet gets
  * the current one at the first tick after it opened. So a connection gets at most one presence frame
- * a second, and none while nothing changes; while changes would take more than CHANGE_FRAMES_PER_SECOND
- * frames a second, they reach connections less often (greetings do not wait). The frame has no `id:` line: it never moves the client's
+ * a second, and none while nothing changes; a round tells at most CHANGE_FRAMES_PER_ROUND connections
+ * of a change, the rest in the next rounds (greetings do not wait). The frame has no `id:` line: it never moves the client's
  * Last-Event-ID. Connections of the reference profile get none (the reference server has no such frame).
  */
 import type { Db } from '../db/db.js';
@@ -34,13 +34,14 @@ const SLICE_MS = 2;
 const PAUSE_MS = 4;
 
 /**
- * Frames a second, at most, that tell connections of a change (a greeting does not count): a round
- * that wrote more puts the next change off for as long as they are worth at this rate, while new
- * connections are still greeted every round. A burst of connects changes every map every second;
- * telling each connection each time would cost the process (and its clients) a write per connection a
- * second: at 20,000 connections, a sixth of the process's time while they connect.
+ * Connections a round tells of a change, at most (a greeting does not count); the others are told in
+ * the next rounds, the maps left behind first, so every change reaches every connection. A burst of
+ * connects changes every map every second; telling each connection each time would cost the process
+ * (and its clients) a write per connection a second: at 20,000 connections, a sixth of the process's
+ * time while they connect. A steady share a round instead of a larger round later: the writes stay
+ * spread out, beside the events.
  */
-export const CHANGE_FRAMES_PER_SECOND = 2_000;
+export const CHANGE_FRAMES_PER_ROUND = 2_000;
 
 /** How long a change waits to be marked in Redis with the others of the moment. */
 const MARK_BATCH_MS = 50;
@@ -54,8 +55,8 @@ export function presenceFrame(text: string): string {
 
 export class PresenceFeed {
   private timer: NodeJS.Timeout | undefined;
-  /** Until when changes wait (only greetings are written): see CHANGE_FRAMES_PER_SECOND. */
-  private changesDueAt = 0;
+  /** Maps with connections not told of a change at the last round (told first at the next). */
+  private behind = new Set<string>();
   /** Maps whose connections changed in this process since the last tick. */
   private dirty = new Set<string>();
   private since = Date.now();
@@ -78,8 +79,8 @@ export class PresenceFeed {
       /** EVENTS_PARTITIONS: the changes of a map are kept in its partition's set. */
       partitions: number;
       log: Logger;
-      /** CHANGE_FRAMES_PER_SECOND unless given. */
-      changeFramesPerSecond?: number;
+      /** CHANGE_FRAMES_PER_ROUND unless given. */
+      changeFramesPerRound?: number;
     },
   ) {}
 
@@ -163,36 +164,36 @@ export class PresenceFeed {
         for (const mapId of byMap.keys()) partitions.add(this.partitionOf(mapId));
         for (const mapId of await presenceChangedSince(this.o.redis, this.o.prefix, partitions, from)) changed.add(mapId);
       }
-      // The maps to tell: their counts read together, their key names in one query. While changes wait,
-      // only maps with new connections are read, and the changed ones are kept for a later round.
-      const started = Date.now();
-      const changes = started >= this.changesDueAt;
+      // The maps to tell (those left behind last round first): their counts read together, their key
+      // names in one query.
       const due = new Map<string, PresenceSink[]>();
-      for (const [mapId, sinks] of byMap) {
-        const greet = sinks.some((s) => s.presence === undefined);
-        if (greet || (changes && changed.has(mapId))) due.set(mapId, sinks);
-        if (!changes && changed.has(mapId)) this.dirty.add(mapId);
-      }
+      for (const pass of [true, false])
+        for (const [mapId, sinks] of byMap) {
+          if (this.behind.has(mapId) !== pass) continue;
+          if (changed.has(mapId) || sinks.some((s) => s.presence === undefined)) due.set(mapId, sinks);
+        }
+      this.behind = new Set();
       if (due.size === 0) return;
       const ids = [...due.keys()];
       const counts = await Promise.all(ids.map((mapId) => this.o.source.counts(mapId)));
       const dtos = await presenceDtos(this.o.db, new Map(ids.map((mapId, i) => [mapId, counts[i]!])));
-      let told = 0;
+      let budget = this.o.changeFramesPerRound ?? CHANGE_FRAMES_PER_ROUND;
       let slice = performance.now();
       for (const [mapId, sinks] of due) {
         const dto = dtos.get(mapId)!;
         this.latest.set(mapId, dto);
         const text = JSON.stringify(dto);
         const frame = [new SharedFrame(presenceFrame(text))];
-        let deferred = false;
         for (const s of sinks) {
           if (s.presence === text) continue;
           if (s.presence !== undefined) {
-            if (!changes) {
-              deferred = true;
+            if (budget <= 0) {
+              // Told at a later round: the map is read again then, and goes first.
+              this.behind.add(mapId);
+              this.dirty.add(mapId);
               continue;
             }
-            told++;
+            budget--;
           }
           s.presence = text;
           s.send(frame);
@@ -201,10 +202,7 @@ export class PresenceFeed {
             slice = performance.now();
           }
         }
-        if (deferred) this.dirty.add(mapId);
       }
-      const rate = this.o.changeFramesPerSecond ?? CHANGE_FRAMES_PER_SECOND;
-      if (told > rate) this.changesDueAt = started + Math.round((told / rate) * 1000);
     } catch (err) {
       // The next tick tries again (the changes read back CLOCK_SLACK_MS, and new connections stay unsent).
       this.o.log.warn({ err: { message: (err as Error).message } }, 'presence round failed');

@@ -1,9 +1,8 @@
 /**
- * The presence feed's pace (src/stream/presence-feed.ts): a round that tells more connections of a
- * change than its rate allows puts the next change off for as long as those frames are worth, while
- * new connections are still greeted every round; the put-off change reaches everyone later, once. The
- * feed runs over the real database (key names) with sinks that record what they are sent, and counts
- * given by the test (the caps' counts are covered by stream-presence.test.ts).
+ * The presence feed's pace (src/stream/presence-feed.ts): a round tells at most so many connections of
+ * a change (greetings do not count), the others at the next rounds, the maps left behind first, each
+ * connection once. The feed runs over the real database (key names) with sinks that record what they
+ * are sent, and counts given by the test (the caps' counts are covered by stream-presence.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/app.js';
@@ -16,12 +15,17 @@ import type { SharedFrame } from '../../src/stream/sse-frames.js';
 let server: TestServer;
 let mapId: string;
 let keyId: string;
+let otherMapId: string;
+let otherKeyId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
   const m = await makeMap(server.platform);
   mapId = m.map.id;
   keyId = (await server.platform.admin.listKeys(m.map.slug))[0]!.id;
+  const o = await makeMap(server.platform);
+  otherMapId = o.map.id;
+  otherKeyId = (await server.platform.admin.listKeys(o.map.slug))[0]!.id;
 }, 120_000);
 
 afterAll(async () => {
@@ -33,9 +37,9 @@ interface Sink extends PresenceSink {
   got: number[];
 }
 
-function sink(): Sink {
+function sink(map = mapId): Sink {
   const s: Sink = {
-    mapId,
+    mapId: map,
     compat: false,
     presence: undefined,
     got: [],
@@ -46,56 +50,76 @@ function sink(): Sink {
   return s;
 }
 
-describe('presence frames past the feed’s rate', () => {
-  it('greets every round, puts a change off for as long as its frames are worth, then tells everyone once', async () => {
-    let connections = 4;
-    const open = new Set<Sink>([sink(), sink(), sink(), sink()]);
-    const feed = new PresenceFeed({
-      open,
-      source: { counts: async () => new Map([[keyId, connections]]) },
-      db: dbOf(server.platform.orm),
-      prefix: 'unused:',
-      partitions: 1,
-      log: createLogger('silent'),
-      changeFramesPerSecond: 2,
-    });
-    const [a, b, c, d] = [...open] as [Sink, Sink, Sink, Sink];
-    // Greetings do not count against the rate.
+function feedOf(open: Set<Sink>, counts: () => Map<string, number>, changeFramesPerRound?: number): PresenceFeed {
+  return new PresenceFeed({
+    open,
+    source: { counts: async (m) => new Map([[m === mapId ? keyId : otherKeyId, counts().get(m) ?? 0]]) },
+    db: dbOf(server.platform.orm),
+    prefix: 'unused:',
+    partitions: 1,
+    log: createLogger('silent'),
+    changeFramesPerRound,
+  });
+}
+
+describe('presence frames past a round’s share', () => {
+  it('greets at once, tells a round’s share of a change, and the rest at the next round, once each', async () => {
+    let n = 4;
+    const [a, b, c, d] = [sink(), sink(), sink(), sink()];
+    const open = new Set<Sink>([a, b, c, d]);
+    const feed = feedOf(open, () => new Map([[mapId, n]]), 2);
+    // Greetings do not count against the share.
     await feed.tick();
     for (const s of [a, b, c, d]) expect(s.got).toEqual([4]);
 
-    // A change told to 4 connections: twice the rate, so the next change waits 2 s.
-    connections = 5;
+    // A change for 4 connections, 2 a round: two now, and the newcomer greeted with the news.
+    n = 5;
     const e = sink();
     open.add(e);
     feed.changed(mapId);
-    const told = Date.now();
     await feed.tick();
-    for (const s of [a, b, c, d, e]) expect(s.got.at(-1)).toBe(5);
+    expect([a, b, c, d].map((s) => s.got.at(-1))).toEqual([5, 5, 4, 4]);
     expect(e.got).toEqual([5]);
+    // The next round tells the two left, without a new change.
+    await feed.tick();
+    for (const s of [a, b, c, d]) expect(s.got).toEqual([4, 5]);
+    expect(e.got).toEqual([5]);
+    // Then nothing more.
+    await feed.tick();
+    for (const s of [a, b, c, d]) expect(s.got).toEqual([4, 5]);
+    expect(e.got).toEqual([5]);
+  });
 
-    // Within those 2 s: the new connection is greeted with the news, the others are not told yet.
-    connections = 6;
-    const f = sink();
-    open.add(f);
-    feed.changed(mapId);
+  it('tells the maps left behind first, so no map waits behind another that keeps changing', async () => {
+    const counts = new Map([
+      [mapId, 1],
+      [otherMapId, 1],
+    ]);
+    const [one, other] = [sink(mapId), sink(otherMapId)];
+    const feed = feedOf(new Set([one, other]), () => counts, 1);
     await feed.tick();
-    expect(f.got).toEqual([6]);
-    for (const s of [a, b, c, d, e]) expect(s.got.at(-1)).toBe(5);
-    // A round with nothing new in the meantime writes nothing.
+    expect([one.got, other.got]).toEqual([[1], [1]]);
+    const change = (k: number) => {
+      counts.set(mapId, k);
+      counts.set(otherMapId, k);
+      feed.changed(mapId);
+      feed.changed(otherMapId);
+    };
+    // One a round: the first map's connection now, the other's next round, ahead of the first map's next change.
+    change(2);
     await feed.tick();
-    expect(f.got).toEqual([6]);
-    for (const s of [a, b, c, d, e]) expect(s.got.at(-1)).toBe(5);
-
-    // After them, the change put off reaches those that had not heard it, and only them, once.
-    await new Promise((r) => setTimeout(r, Math.max(0, told + 2_050 - Date.now())));
+    expect([one.got, other.got]).toEqual([[1, 2], [1]]);
+    change(3);
     await feed.tick();
-    for (const s of [a, b, c, d]) expect(s.got).toEqual([4, 5, 6]);
-    expect(e.got).toEqual([5, 6]);
-    expect(f.got).toEqual([6]);
+    expect([one.got, other.got]).toEqual([
+      [1, 2],
+      [1, 3],
+    ]);
     await feed.tick();
-    expect(f.got).toEqual([6]);
-    expect(a.got).toEqual([4, 5, 6]);
+    expect([one.got, other.got]).toEqual([
+      [1, 2, 3],
+      [1, 3],
+    ]);
   });
 });
 
@@ -103,14 +127,7 @@ describe('the greeting of a new connection', () => {
   it('is the presence the last round read, with the new connection counted; unknown before a round or for a key not among them', async () => {
     let connections = 3;
     const open = new Set<Sink>([sink()]);
-    const feed = new PresenceFeed({
-      open,
-      source: { counts: async () => new Map([[keyId, connections]]) },
-      db: dbOf(server.platform.orm),
-      prefix: 'unused:',
-      partitions: 1,
-      log: createLogger('silent'),
-    });
+    const feed = feedOf(open, () => new Map([[mapId, connections]]));
     expect(feed.greeting(mapId, keyId)).toBeUndefined();
     await feed.tick();
     const greeting = JSON.parse(feed.greeting(mapId, keyId)!) as { connections: number; keys: { key_id: string; connections: number }[] };
