@@ -1,18 +1,20 @@
 /**
  * The `presence_changed` frames of a stream process (docs/api.md, "Presence"): once a second it takes
  * the maps whose connections changed (here, or on any process through Redis: src/stream/presence.ts,
- * the sets of the partitions of its maps only) among the maps it has connections of, reads each one's presence, and writes it to the map's
- * connections when it differs from what they were last sent; a connection that has had none yet gets
- * the current one at the first tick after it opened. So a connection gets at most one presence frame
- * a second, and none while nothing changes; a round tells at most CHANGE_FRAMES_PER_ROUND connections
- * of a change, the rest in the next rounds (greetings do not wait). The frame has no `id:` line: it never moves the client's
- * Last-Event-ID. Connections of the reference profile get none (the reference server has no such frame).
+ * the sets of the partitions of its maps only) among the maps it has connections of, reads each one's
+ * presence, and writes it to the map's connections when it differs from what they were last sent; a
+ * connection that has had none yet gets the current one at the first tick after it opened (or as it
+ * opens: `greeting`). So a connection gets at most one presence frame a second, and none while nothing
+ * changes; a round tells at most CHANGE_FRAMES_PER_ROUND connections of a change, the rest in the next
+ * rounds (greetings do not wait). The frame has no `id:` line: it never moves the client's
+ * Last-Event-ID. Connections of the reference profile get none (the reference
+ * server has no such frame).
  */
 import type { Db } from '../db/db.js';
 import type { Logger } from '../common/log.js';
 import type { Redis } from '../redis/redis.js';
 import { partitionOf } from '../events/transport/keys.js';
-import { markPresenceChanged, presenceChangedSince, presenceDtos, type PresenceDto, type PresenceSource } from './presence.js';
+import { markPresenceChanged, presenceChangedSince, presenceDtos, presenceOrder, type PresenceDto, type PresenceSource } from './presence.js';
 import { SharedFrame } from './sse-frames.js';
 
 /** A connection as the feed sees it. */
@@ -130,9 +132,7 @@ export class PresenceFeed {
     const last = this.latest.get(mapId);
     const own = last?.keys.find((k) => k.key_id === keyId);
     if (!last || !own) return undefined;
-    const keys = last.keys
-      .map((k) => (k === own ? { ...k, connections: k.connections + 1 } : k))
-      .sort((a, b) => b.connections - a.connections || a.key_id.localeCompare(b.key_id));
+    const keys = last.keys.map((k) => (k === own ? { ...k, connections: k.connections + 1 } : k)).sort(presenceOrder);
     return JSON.stringify({ connections: last.connections + 1, keys });
   }
 

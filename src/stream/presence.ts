@@ -111,6 +111,11 @@ export async function presenceDto(db: Db, mapId: string, counts: PresenceCounts)
   return (await presenceDtos(db, new Map([[mapId, counts]]))).get(mapId)!;
 }
 
+/** The order of a presence's keys: most connections first, then by key id. */
+export function presenceOrder(a: PresenceDto['keys'][number], b: PresenceDto['keys'][number]): number {
+  return b.connections - a.connections || a.key_id.localeCompare(b.key_id);
+}
+
 /** `presenceDto` of several maps, their key names read in one query. */
 export async function presenceDtos(db: Db, countsByMap: ReadonlyMap<string, PresenceCounts>): Promise<Map<string, PresenceDto>> {
   const keyIds = new Map<string, string[]>();
@@ -121,7 +126,7 @@ export async function presenceDtos(db: Db, countsByMap: ReadonlyMap<string, Pres
     const keys = [...(namesByMap.get(mapId) ?? [])]
       .map(([id, name]) => ({ key_id: id, name, connections: counts.get(id) ?? 0 }))
       .filter((k) => k.connections > 0)
-      .sort((a, b) => b.connections - a.connections || a.key_id.localeCompare(b.key_id));
+      .sort(presenceOrder);
     out.set(mapId, { connections: keys.reduce((n, k) => n + k.connections, 0), keys });
   }
   return out;
